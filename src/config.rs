@@ -1,0 +1,149 @@
+//! Every setting quire reads: its flag, its `QUIRE_*` variable, its default and one
+//! line of documentation. The struct is built once by the CLI and passed down.
+
+use std::path::PathBuf;
+
+use clap::{Args, CommandFactory, Parser, ValueEnum};
+
+/// How hard SQLite works to make a committed write survive a power cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Durability {
+    /// `synchronous=NORMAL` in WAL mode: safe against crashes of quire, may lose the
+    /// last transactions on power loss.
+    Normal,
+    /// `synchronous=FULL`: every commit is fsynced.
+    Full,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct Config {
+    /// Address and port the web server listens on.
+    #[arg(long, env = "QUIRE_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: String,
+
+    /// Where the documents live: `sqlite://PATH` (the folder is created if missing).
+    #[arg(
+        long,
+        env = "QUIRE_DATABASE_URL",
+        default_value = "sqlite://./data/quire.db"
+    )]
+    pub database_url: String,
+
+    /// Largest document body accepted, in bytes of UTF-8.
+    #[arg(long, env = "QUIRE_MAX_DOC_BYTES", default_value_t = 262_144)]
+    pub max_doc_bytes: usize,
+
+    /// SQLite durability: `normal` (WAL, fsync at checkpoints) or `full` (fsync each commit).
+    #[arg(long, env = "QUIRE_DURABILITY", value_enum, default_value_t = Durability::Normal)]
+    pub durability: Durability,
+
+    /// HTTP worker threads; 0 means one per CPU core.
+    #[arg(long, env = "QUIRE_WORKERS", default_value_t = 0)]
+    pub workers: usize,
+
+    /// Log filter in `tracing` syntax, e.g. `info` or `quire=debug,info`.
+    #[arg(long, env = "QUIRE_LOG", default_value = "info")]
+    pub log: String,
+}
+
+/// A bare parser so tests and tools can build a `Config` from defaults plus overrides.
+#[derive(Parser)]
+struct Standalone {
+    #[command(flatten)]
+    config: Config,
+}
+
+impl Config {
+    /// The defaults (and any `QUIRE_*` variables set in the environment).
+    pub fn from_env() -> Self {
+        Standalone::parse_from(["quire"]).config
+    }
+
+    /// The path of the SQLite database file named by `database_url`.
+    pub fn sqlite_path(&self) -> Result<PathBuf, String> {
+        let url = self.database_url.trim();
+        let rest = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+            .ok_or_else(|| {
+                format!(
+                    "QUIRE_DATABASE_URL must start with sqlite:// (got {url:?}); \
+                     this build of quire stores documents in SQLite"
+                )
+            })?;
+        let path = rest.split('?').next().unwrap_or_default();
+        if path.is_empty() {
+            return Err("QUIRE_DATABASE_URL names no file, e.g. sqlite://./data/quire.db".into());
+        }
+        Ok(PathBuf::from(path))
+    }
+
+    /// One row per setting: (flag, environment variable, effective value, doc line).
+    pub fn table(&self) -> Vec<[String; 4]> {
+        let cmd = Standalone::command();
+        cmd.get_arguments()
+            .filter(|a| a.get_env().is_some())
+            .map(|a| {
+                let id = a.get_id().as_str();
+                [
+                    format!("--{}", a.get_long().unwrap_or(id)),
+                    a.get_env()
+                        .map(|e| e.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                    self.value_of(id),
+                    a.get_help().map(|h| h.to_string()).unwrap_or_default(),
+                ]
+            })
+            .collect()
+    }
+
+    fn value_of(&self, id: &str) -> String {
+        match id {
+            "bind" => self.bind.clone(),
+            "database_url" => self.database_url.clone(),
+            "max_doc_bytes" => self.max_doc_bytes.to_string(),
+            "durability" => format!("{:?}", self.durability).to_lowercase(),
+            "workers" => self.workers.to_string(),
+            "log" => self.log.clone(),
+            other => format!("<{other}>"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_url(url: &str) -> Config {
+        Config {
+            database_url: url.into(),
+            ..Config::from_env()
+        }
+    }
+
+    #[test]
+    fn sqlite_urls_name_a_file() {
+        assert_eq!(
+            with_url("sqlite://./data/q.db").sqlite_path(),
+            Ok(PathBuf::from("./data/q.db"))
+        );
+        assert_eq!(
+            with_url("sqlite:///var/lib/q.db?mode=rwc").sqlite_path(),
+            Ok(PathBuf::from("/var/lib/q.db"))
+        );
+        assert!(with_url("postgres://x/y").sqlite_path().is_err());
+        assert!(with_url("sqlite://").sqlite_path().is_err());
+    }
+
+    #[test]
+    fn every_setting_appears_in_the_table_with_its_value() {
+        let cfg = Config::from_env();
+        let table = cfg.table();
+        assert!(table.iter().all(|row| !row[2].starts_with('<')));
+        assert!(
+            table
+                .iter()
+                .any(|r| r[1] == "QUIRE_MAX_DOC_BYTES" && r[2] == cfg.max_doc_bytes.to_string())
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! Document ids: 128 random bits, written as 26 lowercase base32 characters, so a
+//! URL reveals nothing about how many documents exist or when one was made.
+
+use std::fmt;
+
+const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
+pub const LEN: usize = 26;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DocId(String);
+
+impl DocId {
+    pub fn random() -> Self {
+        let mut bytes = [0u8; 16];
+        // The OS random source failing is not something a request can recover from.
+        getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+        Self(encode(&bytes))
+    }
+
+    /// Accepts exactly the strings `random` can produce; anything else is no id.
+    pub fn parse(s: &str) -> Option<Self> {
+        let ok = s.len() == LEN
+            && s.bytes().all(|b| ALPHABET.contains(&b))
+            // 128 bits fill 25.6 characters: the last one carries only 3 bits.
+            && ALPHABET[..8].contains(&s.as_bytes()[LEN - 1]);
+        ok.then(|| Self(s.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for DocId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn encode(bytes: &[u8; 16]) -> String {
+    let n = u128::from_be_bytes(*bytes);
+    (0..LEN)
+        .map(|i| {
+            let shift = 128 - 5 * (i as i32 + 1);
+            let idx = if shift >= 0 {
+                (n >> shift) & 31
+            } else {
+                (n << -shift) & 31
+            };
+            ALPHABET[idx as usize] as char
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_ids_parse_back_and_differ() {
+        let a = DocId::random();
+        let b = DocId::random();
+        assert_ne!(a, b);
+        assert_eq!(DocId::parse(a.as_str()), Some(a.clone()));
+        assert_eq!(a.as_str().len(), LEN);
+    }
+
+    #[test]
+    fn malformed_ids_are_rejected() {
+        for bad in [
+            "",
+            "abc",
+            "../../etc/passwd",
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "aaaaaaaaaaaaaaaaaaaaaaaaa7",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "aaaaaaaaaaaaaaaaaaaaaaaa1a",
+        ] {
+            assert_eq!(DocId::parse(bad), None, "{bad:?}");
+        }
+        assert!(DocId::parse("aaaaaaaaaaaaaaaaaaaaaaaaaa").is_some());
+    }
+
+    #[test]
+    fn encoding_covers_all_bits() {
+        assert_eq!(encode(&[0; 16]), "a".repeat(LEN));
+        assert_eq!(encode(&[0xff; 16]), format!("{}h", "7".repeat(LEN - 1)));
+    }
+}

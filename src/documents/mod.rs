@@ -1,0 +1,213 @@
+//! The documents domain: what a valid document is, and the operations on it. Knows
+//! nothing of HTTP; every rule here is checked before anything touches the database.
+
+mod id;
+mod render;
+mod store;
+
+pub use id::DocId;
+pub use render::{RENDER_VERSION, render_markdown};
+pub use store::{Document, Summary};
+
+use crate::db::Db;
+
+pub const MAX_TITLE_CHARS: usize = 200;
+pub const PAGE_SIZE: i64 = 50;
+
+/// Why a write was refused. Each variant is something the user can fix.
+#[derive(Debug, thiserror::Error)]
+pub enum DocError {
+    #[error("The title is empty. Give the document a title.")]
+    EmptyTitle,
+    #[error("The title is {chars} characters long; the limit is {MAX_TITLE_CHARS}.")]
+    TitleTooLong { chars: usize },
+    #[error("{}", too_large_message(*size, *cap))]
+    TooLarge { size: usize, cap: usize },
+    #[error("No such document.")]
+    NotFound,
+    #[error("This document was changed since you opened it.")]
+    Stale { current: Box<Document> },
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+pub fn too_large_message(size: usize, cap: usize) -> String {
+    format!(
+        "The document is {} bytes ({}); the limit is {} bytes ({}). Shorten it by {} bytes or split it.",
+        group(size),
+        human_size(size),
+        group(cap),
+        human_size(cap),
+        group(size.saturating_sub(cap)),
+    )
+}
+
+pub fn human_size(bytes: usize) -> String {
+    if bytes < 1024 {
+        format!("{bytes} B")
+    } else if bytes < 1024 * 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0).replace(".0 ", " ")
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0)).replace(".0 ", " ")
+    }
+}
+
+/// 262144 -> "262,144".
+pub fn group(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A title and body that passed every rule, ready to store.
+#[derive(Debug, Clone)]
+pub struct Valid {
+    pub title: String,
+    pub body: String,
+}
+
+impl Valid {
+    /// The size cap is checked first, before any other work on the body.
+    pub fn parse(title: &str, body: &str, cap: usize) -> Result<Self, DocError> {
+        if body.len() > cap {
+            return Err(DocError::TooLarge {
+                size: body.len(),
+                cap,
+            });
+        }
+        let title = title.trim();
+        if title.is_empty() {
+            return Err(DocError::EmptyTitle);
+        }
+        let chars = title.chars().count();
+        if chars > MAX_TITLE_CHARS {
+            return Err(DocError::TitleTooLong { chars });
+        }
+        Ok(Self {
+            title: title.to_owned(),
+            // Browsers send CRLF from textareas; store what the user sees.
+            body: body.replace("\r\n", "\n"),
+        })
+    }
+}
+
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+pub async fn create(db: &Db, doc: Valid) -> Result<Document, DocError> {
+    let html = render_markdown(&doc.body);
+    let mut tx = db.begin_write().await?;
+    let created = store::insert(&mut tx, &DocId::random(), &doc, &html, now_ms()).await?;
+    tx.commit().await?;
+    Ok(created)
+}
+
+pub async fn get(db: &Db, id: &DocId) -> Result<Document, DocError> {
+    store::find(&db.read, id).await?.ok_or(DocError::NotFound)
+}
+
+/// Saves `doc` over version `base`. If someone saved in between, nothing is written
+/// and the caller gets the current document back to show beside the user's text.
+pub async fn update(db: &Db, id: &DocId, base: i64, doc: Valid) -> Result<Document, DocError> {
+    let html = render_markdown(&doc.body);
+    let mut tx = db.begin_write().await?;
+    let current = store::find(&mut *tx, id)
+        .await?
+        .filter(|d| d.deleted_at.is_none())
+        .ok_or(DocError::NotFound)?;
+    if current.version != base {
+        return Err(DocError::Stale {
+            current: Box::new(current),
+        });
+    }
+    let saved = store::update(&mut tx, &current, &doc, &html, now_ms()).await?;
+    tx.commit().await?;
+    Ok(saved)
+}
+
+/// Moves a live document to the trash; it can be restored until the trash is emptied.
+pub async fn trash(db: &Db, id: &DocId) -> Result<(), DocError> {
+    let mut tx = db.begin_write().await?;
+    if !store::set_deleted(&mut tx, id, Some(now_ms())).await? {
+        return Err(DocError::NotFound);
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+pub async fn restore(db: &Db, id: &DocId) -> Result<(), DocError> {
+    let mut tx = db.begin_write().await?;
+    if !store::set_deleted(&mut tx, id, None).await? {
+        return Err(DocError::NotFound);
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Deletes every document in the trash for good; returns how many.
+pub async fn empty_trash(db: &Db) -> Result<u64, DocError> {
+    let mut tx = db.begin_write().await?;
+    let n = store::purge_trash(&mut tx).await?;
+    tx.commit().await?;
+    Ok(n)
+}
+
+/// One page of live documents, newest first, and whether another page follows.
+pub async fn list(db: &Db, page: i64) -> Result<(Vec<Summary>, bool), DocError> {
+    let mut rows = store::list_live(&db.read, page.max(1), PAGE_SIZE).await?;
+    let more = rows.len() as i64 > PAGE_SIZE;
+    rows.truncate(PAGE_SIZE as usize);
+    Ok((rows, more))
+}
+
+pub async fn list_trash(db: &Db, page: i64) -> Result<(Vec<Summary>, bool), DocError> {
+    let mut rows = store::list_trash(&db.read, page.max(1), PAGE_SIZE).await?;
+    let more = rows.len() as i64 > PAGE_SIZE;
+    rows.truncate(PAGE_SIZE as usize);
+    Ok((rows, more))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oversized_body_is_refused_before_the_title_is_looked_at() {
+        let err = Valid::parse("", &"x".repeat(11), 10).unwrap_err();
+        assert!(matches!(err, DocError::TooLarge { size: 11, cap: 10 }));
+    }
+
+    #[test]
+    fn cap_counts_utf8_bytes_not_characters() {
+        // Four characters, twelve bytes.
+        assert!(Valid::parse("t", "日本語!", 10).is_ok());
+        assert!(Valid::parse("t", "日本語日", 11).is_err());
+    }
+
+    #[test]
+    fn titles_are_trimmed_and_must_not_be_empty() {
+        assert!(matches!(
+            Valid::parse("   ", "", 10),
+            Err(DocError::EmptyTitle)
+        ));
+        assert_eq!(Valid::parse("  Hi ", "", 10).unwrap().title, "Hi");
+        assert!(matches!(
+            Valid::parse(&"é".repeat(201), "", 10),
+            Err(DocError::TitleTooLong { chars: 201 })
+        ));
+    }
+
+    #[test]
+    fn too_large_message_names_the_limit_and_the_size() {
+        let msg = too_large_message(300_000, 262_144);
+        assert!(msg.contains("300,000 bytes"), "{msg}");
+        assert!(msg.contains("262,144 bytes (256 KiB)"), "{msg}");
+    }
+}

@@ -1,0 +1,159 @@
+//! SQL for documents. Each function takes a connection or the caller's transaction;
+//! the caller decides what commits together.
+
+use sqlx::{SqliteConnection, SqliteExecutor};
+
+use super::{DocId, RENDER_VERSION, Valid};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Document {
+    pub id: String,
+    pub title: String,
+    pub body: String,
+    pub html: String,
+    pub version: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub deleted_at: Option<i64>,
+}
+
+/// A row of a listing: no body, no HTML.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Summary {
+    pub id: String,
+    pub title: String,
+    pub size: i64,
+    pub updated_at: i64,
+    pub deleted_at: Option<i64>,
+}
+
+const COLUMNS: &str = "id, title, body, html, version, created_at, updated_at, deleted_at";
+
+pub async fn find<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: &DocId,
+) -> Result<Option<Document>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM documents WHERE id = ?1"
+    )))
+    .bind(id.as_str())
+    .fetch_optional(ex)
+    .await
+}
+
+pub async fn insert(
+    conn: &mut SqliteConnection,
+    id: &DocId,
+    doc: &Valid,
+    html: &str,
+    now: i64,
+) -> Result<Document, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO documents
+             (id, title, size, body, html, render_version, version, created_at, updated_at)
+         VALUES (?1, ?2, length(CAST(?3 AS BLOB)), ?3, ?4, ?5, 1, ?6, ?6)
+         RETURNING {COLUMNS}"
+    )))
+    .bind(id.as_str())
+    .bind(&doc.title)
+    .bind(&doc.body)
+    .bind(html)
+    .bind(RENDER_VERSION)
+    .bind(now)
+    .fetch_one(conn)
+    .await
+}
+
+/// Writes the new text as the next version. The `version` guard makes a lost race
+/// impossible even if a caller skipped the check.
+pub async fn update(
+    conn: &mut SqliteConnection,
+    current: &Document,
+    doc: &Valid,
+    html: &str,
+    now: i64,
+) -> Result<Document, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "UPDATE documents
+         SET title = ?1, size = length(CAST(?2 AS BLOB)), body = ?2, html = ?3, render_version = ?4,
+             version = version + 1, updated_at = max(?5, updated_at + 1)
+         WHERE id = ?6 AND version = ?7
+         RETURNING {COLUMNS}"
+    )))
+    .bind(&doc.title)
+    .bind(&doc.body)
+    .bind(html)
+    .bind(RENDER_VERSION)
+    .bind(now)
+    .bind(&current.id)
+    .bind(current.version)
+    .fetch_one(conn)
+    .await
+}
+
+/// Moves a document into (`Some(time)`) or out of (`None`) the trash. False when
+/// there is no such document in the state it would leave.
+pub async fn set_deleted(
+    conn: &mut SqliteConnection,
+    id: &DocId,
+    deleted_at: Option<i64>,
+) -> Result<bool, sqlx::Error> {
+    let done = match deleted_at {
+        Some(t) => {
+            sqlx::query("UPDATE documents SET deleted_at = ?1 WHERE id = ?2 AND deleted_at IS NULL")
+                .bind(t)
+                .bind(id.as_str())
+                .execute(conn)
+                .await?
+        }
+        None => {
+            sqlx::query(
+                "UPDATE documents SET deleted_at = NULL WHERE id = ?1 AND deleted_at IS NOT NULL",
+            )
+            .bind(id.as_str())
+            .execute(conn)
+            .await?
+        }
+    };
+    Ok(done.rows_affected() == 1)
+}
+
+pub async fn purge_trash(conn: &mut SqliteConnection) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM documents WHERE deleted_at IS NOT NULL")
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected())
+}
+
+/// Fetches one row more than a page so the caller knows whether another follows.
+pub async fn list_live<'e>(
+    ex: impl SqliteExecutor<'e>,
+    page: i64,
+    size: i64,
+) -> Result<Vec<Summary>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, title, size, updated_at, deleted_at
+         FROM documents WHERE deleted_at IS NULL
+         ORDER BY updated_at DESC, id LIMIT ?1 OFFSET ?2",
+    )
+    .bind(size + 1)
+    .bind((page - 1) * size)
+    .fetch_all(ex)
+    .await
+}
+
+pub async fn list_trash<'e>(
+    ex: impl SqliteExecutor<'e>,
+    page: i64,
+    size: i64,
+) -> Result<Vec<Summary>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, title, size, updated_at, deleted_at
+         FROM documents WHERE deleted_at IS NOT NULL
+         ORDER BY deleted_at DESC, id LIMIT ?1 OFFSET ?2",
+    )
+    .bind(size + 1)
+    .bind((page - 1) * size)
+    .fetch_all(ex)
+    .await
+}

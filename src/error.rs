@@ -1,0 +1,111 @@
+//! One error type for the web layer. Client variants carry what their page needs,
+//! including the text the user submitted; internal ones become a plain 500 whose
+//! cause is logged and never sent to the client.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+
+use crate::documents::{DocError, Document};
+use crate::web::pages::{self, EditForm};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("Not found")]
+    NotFound,
+    #[error("Bad request: {0}")]
+    BadRequest(String),
+    /// The form comes back with the user's text and a message (413, 422).
+    #[error("{message}")]
+    Form {
+        status: StatusCode,
+        message: String,
+        form: Box<EditForm>,
+    },
+    /// A save based on an old version: both texts are shown, nothing is dropped.
+    #[error("Edit conflict")]
+    Conflict {
+        mine: Box<EditForm>,
+        current: Box<Document>,
+    },
+    /// The request body was larger than quire reads at all; nothing of it was kept.
+    #[error("Upload too large")]
+    UploadTooLarge { limit: usize },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl AppError {
+    /// Maps a domain refusal to the page that explains it, keeping the user's form.
+    pub fn from_doc(err: DocError, form: EditForm) -> Self {
+        let form = Box::new(form);
+        match err {
+            DocError::NotFound => Self::NotFound,
+            DocError::Stale { current } => Self::Conflict {
+                mine: form,
+                current,
+            },
+            DocError::TooLarge { .. } => Self::Form {
+                status: StatusCode::PAYLOAD_TOO_LARGE,
+                message: err.to_string(),
+                form,
+            },
+            DocError::EmptyTitle | DocError::TitleTooLong { .. } => Self::Form {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                message: err.to_string(),
+                form,
+            },
+            DocError::Db(e) => Self::Internal(e.into()),
+        }
+    }
+}
+
+impl From<DocError> for AppError {
+    fn from(err: DocError) -> Self {
+        match err {
+            DocError::NotFound => Self::NotFound,
+            DocError::Db(e) => Self::Internal(e.into()),
+            other => Self::BadRequest(other.to_string()),
+        }
+    }
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Form { status, .. } => *status,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::UploadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let status = self.status_code();
+        match self {
+            Self::Internal(e) => {
+                tracing::error!(error = ?e, "request failed");
+                pages::message(status, "Something went wrong", INTERNAL_TEXT)
+            }
+            Self::NotFound => pages::message(status, "Not found", NOT_FOUND_TEXT),
+            Self::BadRequest(why) => pages::message(status, "That request was not understood", why),
+            Self::UploadTooLarge { limit } => pages::message(
+                status,
+                "Too large",
+                &format!(
+                    "The form sent was larger than {} bytes, so quire did not read it. \
+                     Your text is still in your browser: go back, shorten it and save again.",
+                    crate::documents::group(*limit)
+                ),
+            ),
+            Self::Form { message, form, .. } => pages::edit_with_error(status, form, message),
+            Self::Conflict { mine, current } => pages::conflict(mine, current),
+        }
+    }
+}
+
+const INTERNAL_TEXT: &str = "quire could not finish this request. Nothing you typed was \
+    saved by it; go back to keep your text and try again. The server log has the details.";
+const NOT_FOUND_TEXT: &str = "There is no document or page at this address. It may have been \
+    deleted for good, or the link may be mistyped.";

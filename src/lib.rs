@@ -1,0 +1,34 @@
+//! quire: a self-hosted document web app. `app` is the one table of routes.
+
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod documents;
+pub mod error;
+pub mod startup;
+pub mod web;
+
+use actix_web::web::{ServiceConfig, get, post, resource};
+
+use crate::web::{assets, documents as docs, health, trash};
+
+/// Every route quire answers, top to bottom.
+pub fn app(cfg: &mut ServiceConfig) {
+    cfg.route("/", get().to(docs::document_list))
+        .route("/new", get().to(docs::document_new))
+        .route("/docs", post().to(docs::document_create))
+        .route("/d", get().to(docs::document_index))
+        .service(
+            resource("/d/{id}")
+                .route(get().to(docs::document_show))
+                .route(post().to(docs::document_update)),
+        )
+        .route("/d/{id}/edit", get().to(docs::document_edit))
+        .route("/d/{id}/delete", post().to(docs::document_delete))
+        .route("/d/{id}/restore", post().to(trash::document_restore))
+        .route("/trash", get().to(trash::trash_list))
+        .route("/trash/empty", post().to(trash::trash_empty))
+        .route("/healthz", get().to(health::healthz))
+        .route("/readyz", get().to(health::readyz))
+        .route("/static/{hash}/{name}", get().to(assets::serve));
+}

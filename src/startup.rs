@@ -1,0 +1,82 @@
+//! Builds the server on a listener it binds itself, so callers (tests, benches)
+//! can ask for port 0 and learn the port that was chosen.
+
+use std::net::TcpListener;
+use std::time::Instant;
+
+use actix_web::dev::Server;
+use actix_web::middleware::from_fn;
+use actix_web::{App, HttpResponse, HttpServer, web};
+use anyhow::Context;
+use tracing_actix_web::TracingLogger;
+
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::web::form::FormLimit;
+use crate::web::{AppState, extractor_errors, layout, security_headers};
+
+pub struct Application {
+    port: u16,
+    server: Server,
+    db: Db,
+}
+
+impl Application {
+    /// Opens the database (running migrations) and binds `config.bind`.
+    pub async fn build(config: Config) -> anyhow::Result<Self> {
+        let started = Instant::now();
+        let db = Db::open(&config).await?;
+        let listener =
+            TcpListener::bind(&config.bind).with_context(|| format!("binding {}", config.bind))?;
+        let port = listener.local_addr()?.port();
+        let server = serve(listener, db.clone(), config)?;
+        tracing::info!(
+            port,
+            ms = started.elapsed().as_millis() as u64,
+            "quire is ready"
+        );
+        Ok(Self { port, server, db })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Runs until SIGINT/SIGTERM: the server stops accepting, lets in-flight
+    /// requests finish, then the database is closed cleanly.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        let result = self.server.await.context("running the HTTP server");
+        self.db.close().await;
+        result
+    }
+}
+
+async fn not_found() -> Result<HttpResponse, AppError> {
+    Err(AppError::NotFound)
+}
+
+fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server> {
+    let workers = match config.workers {
+        0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        n => n,
+    };
+    let limit = web::Data::new(FormLimit::for_cap(config.max_doc_bytes));
+    let state = web::Data::new(AppState { db, config });
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(state.clone())
+            .app_data(limit.clone())
+            .configure(extractor_errors)
+            .configure(crate::app)
+            .default_service(web::to(not_found))
+            .wrap(from_fn(layout::wrap))
+            .wrap(security_headers())
+            .wrap(TracingLogger::default())
+    })
+    .listen(listener)?
+    .workers(workers)
+    .shutdown_timeout(30)
+    .run();
+    Ok(server)
+}

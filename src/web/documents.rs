@@ -1,0 +1,178 @@
+//! Document pages: list, new, show, edit, save, and moving to the trash.
+
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+
+use super::form::FormData;
+use super::pages::{self, DocView, EditForm, EditPartial, ListPartial, Row, ShowPartial};
+use super::{AppState, done};
+use crate::documents::{self, DocError, DocId, Valid};
+use crate::error::AppError;
+
+#[derive(Deserialize)]
+pub struct PageQuery {
+    page: Option<i64>,
+}
+
+impl PageQuery {
+    pub fn page(self) -> i64 {
+        self.page.unwrap_or(1).max(1)
+    }
+}
+
+pub fn parse_id(raw: &str) -> Result<DocId, AppError> {
+    DocId::parse(raw).ok_or(AppError::NotFound)
+}
+
+pub async fn document_list(
+    state: web::Data<AppState>,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, AppError> {
+    let page = query.into_inner().page();
+    let (rows, more) = documents::list(&state.db, page).await?;
+    let partial = ListPartial {
+        rows: rows.iter().map(Row::from).collect(),
+        page,
+        more,
+    };
+    Ok(pages::fragment(StatusCode::OK, "Documents", &partial))
+}
+
+pub async fn document_new(state: web::Data<AppState>) -> HttpResponse {
+    let form = EditForm {
+        id: None,
+        title: String::new(),
+        body: String::new(),
+        version: 1,
+        cap: state.config.max_doc_bytes,
+    };
+    pages::fragment(
+        StatusCode::OK,
+        "New document",
+        &EditPartial {
+            form: &form,
+            error: None,
+        },
+    )
+}
+
+/// The user's submission as the editor will show it again if it is refused.
+fn submitted(form: &FormData, id: Option<&DocId>, cap: usize) -> Result<EditForm, AppError> {
+    Ok(EditForm {
+        id: id.map(|i| i.to_string()),
+        title: form.require("title")?.to_owned(),
+        body: form.require("body")?.to_owned(),
+        version: if id.is_some() { form.version()? } else { 1 },
+        cap,
+    })
+}
+
+pub async fn document_create(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let mine = submitted(&form, None, state.config.max_doc_bytes)?;
+    let valid = match Valid::parse(&mine.title, &mine.body, mine.cap) {
+        Ok(v) => v,
+        Err(e) => return Err(AppError::from_doc(e, mine)),
+    };
+    let doc = documents::create(&state.db, valid)
+        .await
+        .map_err(|e| AppError::from_doc(e, mine))?;
+    Ok(done(&req, &format!("/d/{}", doc.id), "created", "Created."))
+}
+
+pub async fn document_show(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let doc = documents::get(&state.db, &id).await?;
+    if doc.deleted_at.is_some() {
+        return Ok(super::trash::in_trash_page(&doc));
+    }
+    let title = doc.title.clone();
+    Ok(pages::fragment(
+        StatusCode::OK,
+        &title,
+        &ShowPartial {
+            doc: DocView::from(&doc),
+        },
+    ))
+}
+
+pub async fn document_edit(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let doc = documents::get(&state.db, &id).await?;
+    if doc.deleted_at.is_some() {
+        return Ok(super::trash::in_trash_page(&doc));
+    }
+    let form = EditForm {
+        id: Some(doc.id),
+        title: doc.title,
+        body: doc.body,
+        version: doc.version,
+        cap: state.config.max_doc_bytes,
+    };
+    Ok(pages::fragment(
+        StatusCode::OK,
+        "Edit document",
+        &EditPartial {
+            form: &form,
+            error: None,
+        },
+    ))
+}
+
+pub async fn document_update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let mine = submitted(&form, Some(&id), state.config.max_doc_bytes)?;
+    let saved = match Valid::parse(&mine.title, &mine.body, mine.cap) {
+        Ok(valid) => documents::update(&state.db, &id, mine.version, valid).await,
+        Err(e) => Err(e),
+    };
+    match saved {
+        Ok(doc) => Ok(done(&req, &format!("/d/{}", doc.id), "saved", "Saved.")),
+        // A document that went to the trash while being edited: keep the text.
+        Err(DocError::NotFound) => Err(AppError::Form {
+            status: StatusCode::NOT_FOUND,
+            message: "This document no longer exists or is in the trash. Your text is below; \
+                      copy it, or restore the document from the trash and save again."
+                .into(),
+            form: Box::new(mine),
+        }),
+        Err(e) => Err(AppError::from_doc(e, mine)),
+    }
+}
+
+pub async fn document_delete(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    documents::trash(&state.db, &id).await?;
+    Ok(done(
+        &req,
+        "/",
+        "trashed",
+        "Moved to the trash. You can restore it from the trash.",
+    ))
+}
+
+/// Fallback so a search engine or an old link never sees a raw 404 for `/d/`.
+pub async fn document_index() -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, "/"))
+        .finish()
+}

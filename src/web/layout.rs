@@ -1,0 +1,100 @@
+//! The one place a page gets its layout. Handlers answer with a partial; a normal
+//! request gets it inside the layout, an htmx request that targets an element gets
+//! the partial alone (with a `<title>` htmx moves into the head).
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderMap, HeaderValue};
+use actix_web::middleware::Next;
+use askama::Template;
+
+use super::assets;
+use super::pages::Fragment;
+
+#[derive(Template)]
+#[template(path = "layout.html")]
+struct Layout<'a> {
+    title: &'a str,
+    content: &'a str,
+    flash: Option<&'static str>,
+    css: String,
+    js: String,
+    htmx: String,
+}
+
+#[derive(Template)]
+#[template(
+    source = "<title>{{ title }} · quire</title>{{ content|safe }}",
+    ext = "html"
+)]
+struct PartialOnly<'a> {
+    title: &'a str,
+    content: &'a str,
+}
+
+/// True for an htmx request that swaps a target: it wants the partial only.
+/// Boosted requests into `<body>` and history restores want the whole page.
+pub fn wants_partial(headers: &HeaderMap) -> bool {
+    let has = |name: &str| headers.get(name).is_some_and(|v| !v.is_empty());
+    has("hx-request") && has("hx-target") && !has("hx-history-restore-request")
+}
+
+/// Messages a redirect may ask the next page to show (`?m=code`); only these fixed
+/// texts, so a link can't make quire display words of someone else's choosing.
+fn flash(query: &str) -> Option<&'static str> {
+    let code = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("m="))
+        .unwrap_or_default();
+    Some(match code {
+        "created" => "Created.",
+        "saved" => "Saved.",
+        "trashed" => "Moved to the trash. You can restore it from the trash.",
+        "restored" => "Restored from the trash.",
+        "emptied" => "The trash is empty.",
+        _ => return None,
+    })
+}
+
+pub async fn wrap(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let partial = wants_partial(req.headers());
+    let flash = flash(req.query_string());
+    let mut res = next.call(req).await?;
+    let fragment = res.response_mut().extensions_mut().remove::<Fragment>();
+    let Some(Fragment { title, html }) = fragment else {
+        return Ok(res.map_into_boxed_body());
+    };
+    let headers = res.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    headers.insert(
+        header::VARY,
+        HeaderValue::from_static("HX-Request, HX-Target"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+
+    let body = if partial {
+        PartialOnly {
+            title: &title,
+            content: &html,
+        }
+        .render()
+    } else {
+        Layout {
+            title: &title,
+            content: &html,
+            flash,
+            css: assets::url("style.css"),
+            js: assets::url("quire.js"),
+            htmx: assets::url("htmx.min.js"),
+        }
+        .render()
+    }
+    .map_err(actix_web::error::ErrorInternalServerError)?;
+    Ok(res.map_body(|_, _| BoxBody::new(body)))
+}

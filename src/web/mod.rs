@@ -1,0 +1,77 @@
+//! HTTP: parse, call the domain, render. One file per area; `crate::app` lists every
+//! route in one table.
+
+pub mod assets;
+pub mod documents;
+pub mod form;
+pub mod health;
+pub mod layout;
+pub mod pages;
+pub mod trash;
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::DefaultHeaders;
+use actix_web::{HttpRequest, HttpResponse, error, web};
+
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::AppError;
+
+/// What every handler may use. Nothing here is state another instance would need.
+pub struct AppState {
+    pub db: Db,
+    pub config: Config,
+}
+
+/// Where a successful form post goes next. A plain form gets a 303 to the page
+/// (with a fixed message code); htmx gets told to load that page into `#main`
+/// and to show the message, without a full reload.
+pub fn done(req: &HttpRequest, path: &str, code: &str, message: &'static str) -> HttpResponse {
+    if layout::wants_partial(req.headers()) {
+        HttpResponse::Ok()
+            .insert_header((
+                "HX-Location",
+                format!(r##"{{"path":"{path}","target":"#main"}}"##),
+            ))
+            .insert_header((
+                "HX-Trigger",
+                format!(r#"{{"quire:flash":"{}"}}"#, message.replace('"', "'")),
+            ))
+            .finish()
+    } else {
+        HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, format!("{path}?m={code}")))
+            .finish()
+    }
+}
+
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data: https:; object-src 'none'; base-uri 'none'; \
+    form-action 'self'; frame-ancestors 'none'";
+
+pub fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .add((
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .add((
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .add((header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
+}
+
+/// Malformed query strings and paths get the same clear page as any other 400.
+pub fn extractor_errors(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(web::QueryConfig::default().error_handler(|e, _| {
+        error::Error::from(AppError::BadRequest(format!(
+            "The address has a malformed query: {e}"
+        )))
+    }))
+    .app_data(web::PathConfig::default().error_handler(|_, _| AppError::NotFound.into()));
+}

@@ -1,0 +1,205 @@
+//! Page views: the askama templates and the plain structs they render. A handler
+//! builds a partial; `layout::wrap` decides whether it goes out alone (htmx) or
+//! inside the layout (a normal page load).
+
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use askama::Template;
+
+use crate::documents::{self, Document, Summary};
+
+/// A rendered partial waiting for the layout middleware to finish the response.
+pub struct Fragment {
+    pub title: String,
+    pub html: String,
+}
+
+/// Builds a response whose body the layout middleware fills in.
+pub fn fragment(status: StatusCode, title: &str, partial: &impl Template) -> HttpResponse {
+    match partial.render() {
+        Ok(html) => {
+            let mut res = HttpResponse::build(status).finish();
+            res.extensions_mut().insert(Fragment {
+                title: title.to_owned(),
+                html,
+            });
+            res
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "template failed to render");
+            HttpResponse::InternalServerError()
+                .content_type("text/plain; charset=utf-8")
+                .body("quire could not draw this page; the server log has the details.")
+        }
+    }
+}
+
+/// What the editor shows: the user's own text, whatever state it is in.
+#[derive(Debug, Clone)]
+pub struct EditForm {
+    /// `None` for a document that does not exist yet.
+    pub id: Option<String>,
+    pub title: String,
+    pub body: String,
+    pub version: i64,
+    pub cap: usize,
+}
+
+impl EditForm {
+    pub fn action(&self) -> String {
+        match &self.id {
+            Some(id) => format!("/d/{id}"),
+            None => "/docs".into(),
+        }
+    }
+    pub fn cancel(&self) -> String {
+        match &self.id {
+            Some(id) => format!("/d/{id}"),
+            None => "/".into(),
+        }
+    }
+    pub fn size(&self) -> usize {
+        self.body.len()
+    }
+    pub fn cap_text(&self) -> String {
+        format!("{} bytes", documents::group(self.cap))
+    }
+}
+
+pub struct DocView {
+    pub id: String,
+    pub title: String,
+    pub html: String,
+    pub version: i64,
+    pub updated: String,
+    pub updated_iso: String,
+    pub size: String,
+}
+
+impl From<&Document> for DocView {
+    fn from(d: &Document) -> Self {
+        Self {
+            id: d.id.clone(),
+            title: d.title.clone(),
+            html: d.html.clone(),
+            version: d.version,
+            updated: fmt_time(d.updated_at),
+            updated_iso: iso_time(d.updated_at),
+            size: documents::human_size(d.body.len()),
+        }
+    }
+}
+
+pub struct Row {
+    pub id: String,
+    pub title: String,
+    pub when: String,
+    pub when_iso: String,
+    pub size: String,
+}
+
+impl From<&Summary> for Row {
+    fn from(s: &Summary) -> Self {
+        let at = s.deleted_at.unwrap_or(s.updated_at);
+        Self {
+            id: s.id.clone(),
+            title: s.title.clone(),
+            when: fmt_time(at),
+            when_iso: iso_time(at),
+            size: documents::human_size(s.size.max(0) as usize),
+        }
+    }
+}
+
+pub fn fmt_time(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
+        .unwrap_or_default()
+}
+
+pub fn iso_time(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        .unwrap_or_default()
+}
+
+#[derive(Template)]
+#[template(path = "documents/list_partial.html")]
+pub struct ListPartial {
+    pub rows: Vec<Row>,
+    pub page: i64,
+    pub more: bool,
+}
+
+#[derive(Template)]
+#[template(path = "documents/show_partial.html")]
+pub struct ShowPartial {
+    pub doc: DocView,
+}
+
+#[derive(Template)]
+#[template(path = "documents/edit_partial.html")]
+pub struct EditPartial<'a> {
+    pub form: &'a EditForm,
+    pub error: Option<&'a str>,
+}
+
+#[derive(Template)]
+#[template(path = "documents/conflict_partial.html")]
+pub struct ConflictPartial<'a> {
+    pub mine: &'a EditForm,
+    pub current: DocView,
+    pub current_body: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "trash/list_partial.html")]
+pub struct TrashPartial {
+    pub rows: Vec<Row>,
+    pub page: i64,
+    pub more: bool,
+}
+
+#[derive(Template)]
+#[template(path = "message_partial.html")]
+pub struct MessagePartial<'a> {
+    pub heading: &'a str,
+    pub text: &'a str,
+}
+
+pub fn message(status: StatusCode, heading: &str, text: &str) -> HttpResponse {
+    fragment(status, heading, &MessagePartial { heading, text })
+}
+
+pub fn edit_with_error(status: StatusCode, form: &EditForm, error: &str) -> HttpResponse {
+    let title = if form.id.is_some() {
+        "Edit document"
+    } else {
+        "New document"
+    };
+    fragment(
+        status,
+        title,
+        &EditPartial {
+            form,
+            error: Some(error),
+        },
+    )
+}
+
+pub fn conflict(mine: &EditForm, current: &Document) -> HttpResponse {
+    // "Save mine anyway" must be based on the version the user has now seen.
+    let mine = EditForm {
+        version: current.version,
+        ..mine.clone()
+    };
+    fragment(
+        StatusCode::CONFLICT,
+        "Edit conflict",
+        &ConflictPartial {
+            mine: &mine,
+            current: DocView::from(current),
+            current_body: &current.body,
+        },
+    )
+}

@@ -1,0 +1,65 @@
+//! The trash: deleted documents wait here until restored or emptied for good.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use super::documents::{PageQuery, parse_id};
+use super::pages::{self, DocView, Row, TrashPartial};
+use super::{AppState, done};
+use crate::documents::{self, Document};
+use crate::error::AppError;
+
+pub async fn trash_list(
+    state: web::Data<AppState>,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, AppError> {
+    let page = query.into_inner().page();
+    let (rows, more) = documents::list_trash(&state.db, page).await?;
+    let partial = TrashPartial {
+        rows: rows.iter().map(Row::from).collect(),
+        page,
+        more,
+    };
+    Ok(pages::fragment(StatusCode::OK, "Trash", &partial))
+}
+
+pub async fn document_restore(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    documents::restore(&state.db, &id).await?;
+    Ok(done(
+        &req,
+        &format!("/d/{id}"),
+        "restored",
+        "Restored from the trash.",
+    ))
+}
+
+pub async fn trash_empty(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    documents::empty_trash(&state.db).await?;
+    Ok(done(&req, "/trash", "emptied", "The trash is empty."))
+}
+
+#[derive(Template)]
+#[template(path = "trash/in_trash_partial.html")]
+struct InTrashPartial {
+    doc: DocView,
+}
+
+/// A link to a trashed document says so and offers to restore it (410 Gone).
+pub fn in_trash_page(doc: &Document) -> HttpResponse {
+    pages::fragment(
+        StatusCode::GONE,
+        &doc.title,
+        &InTrashPartial {
+            doc: DocView::from(doc),
+        },
+    )
+}
