@@ -1,0 +1,7 @@
+mod concurrency;
+mod documents;
+mod helpers;
+mod htmx;
+mod storage;
+mod trash;
+mod validation;

@@ -1,0 +1,47 @@
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection};
+
+use crate::helpers::spawn_with;
+
+async fn raw_connection(app: &crate::helpers::TestApp) -> sqlx::SqliteConnection {
+    SqliteConnectOptions::new()
+        .filename(app.dir.path().join("quire.db"))
+        .connect()
+        .await
+        .expect("open the database file directly")
+}
+
+#[tokio::test]
+async fn the_schema_itself_refuses_a_body_over_the_configured_cap() {
+    let app = spawn_with(|c| c.max_doc_bytes = 100).await;
+    let mut conn = raw_connection(&app).await;
+    let insert = |body: String| {
+        sqlx::query(
+            "INSERT INTO documents (id, title, version, created_at, updated_at,
+                                    render_version, size, body, html)
+             VALUES (?1, 't', 1, 0, 0, 1, length(CAST(?2 AS BLOB)), ?2, '')",
+        )
+        .bind(format!("{:a<26}", body.len()))
+        .bind(body)
+    };
+
+    let over = insert("x".repeat(101)).execute(&mut conn).await;
+    let at_cap = insert("x".repeat(100)).execute(&mut conn).await;
+
+    let err = over.expect_err("over the cap must fail in SQL");
+    assert!(err.to_string().contains("exceeds max_doc_bytes"), "{err}");
+    assert!(at_cap.is_ok());
+    conn.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_database_runs_in_wal_mode() {
+    let app = spawn_with(|_| {}).await;
+    app.create_document("w", "x").await;
+    let mut conn = raw_connection(&app).await;
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
