@@ -21,6 +21,18 @@ pub enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Fill the database with generated documents (for benchmarks and trying quire out).
+    Seed {
+        /// How many documents.
+        #[arg(long, default_value_t = 10_000)]
+        count: usize,
+        /// Size of each document body in bytes.
+        #[arg(long, default_value_t = 8192)]
+        size: usize,
+        /// Seed of the generator: the same seed gives the same documents.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Print every setting: its flag, environment variable, effective value and meaning.
     Config,
 }
@@ -35,6 +47,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let db = Db::open(&cli.config).await?;
             db.close().await;
             println!("migrations applied");
+            Ok(())
+        }
+        Command::Seed { count, size, seed } => {
+            let db = Db::open(&cli.config).await?;
+            crate::seed::seed(&db, count, size, seed, cli.config.max_doc_bytes).await?;
+            db.close().await;
             Ok(())
         }
         Command::Config => {

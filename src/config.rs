@@ -18,31 +18,42 @@ pub enum Durability {
 #[derive(Args, Clone, Debug)]
 pub struct Config {
     /// Address and port the web server listens on.
-    #[arg(long, env = "QUIRE_BIND", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_BIND",
+        default_value = "127.0.0.1:8080"
+    )]
     pub bind: String,
 
     /// Where the documents live: `sqlite://PATH` (the folder is created if missing).
     #[arg(
         long,
+        global = true,
         env = "QUIRE_DATABASE_URL",
         default_value = "sqlite://./data/quire.db"
     )]
     pub database_url: String,
 
     /// Largest document body accepted, in bytes of UTF-8.
-    #[arg(long, env = "QUIRE_MAX_DOC_BYTES", default_value_t = 262_144)]
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_MAX_DOC_BYTES",
+        default_value_t = 262_144
+    )]
     pub max_doc_bytes: usize,
 
     /// SQLite durability: `normal` (WAL, fsync at checkpoints) or `full` (fsync each commit).
-    #[arg(long, env = "QUIRE_DURABILITY", value_enum, default_value_t = Durability::Normal)]
+    #[arg(long, global = true, env = "QUIRE_DURABILITY", value_enum, default_value_t = Durability::Normal)]
     pub durability: Durability,
 
     /// HTTP worker threads; 0 means one per CPU core.
-    #[arg(long, env = "QUIRE_WORKERS", default_value_t = 0)]
+    #[arg(long, global = true, env = "QUIRE_WORKERS", default_value_t = 0)]
     pub workers: usize,
 
     /// Log filter in `tracing` syntax, e.g. `info` or `quire=debug,info`.
-    #[arg(long, env = "QUIRE_LOG", default_value = "info")]
+    #[arg(long, global = true, env = "QUIRE_LOG", default_value = "info")]
     pub log: String,
 }
 

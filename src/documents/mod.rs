@@ -109,6 +109,24 @@ pub async fn create(db: &Db, doc: Valid) -> Result<Document, DocError> {
     Ok(created)
 }
 
+/// Stores many documents in one transaction: all of them or none.
+pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> {
+    let rendered: Vec<(Valid, String)> = docs
+        .into_iter()
+        .map(|d| {
+            let html = render_markdown(&d.body);
+            (d, html)
+        })
+        .collect();
+    let now = now_ms();
+    let mut tx = db.begin_write().await?;
+    for (doc, html) in &rendered {
+        store::insert(&mut tx, &DocId::random(), doc, html, now).await?;
+    }
+    tx.commit().await?;
+    Ok(rendered.len())
+}
+
 pub async fn get(db: &Db, id: &DocId) -> Result<Document, DocError> {
     store::find(&db.read, id).await?.ok_or(DocError::NotFound)
 }

@@ -1,0 +1,176 @@
+//! Generated documents for benchmarks and demos: markdown-like text of a chosen
+//! size from a seeded generator, so every run builds the same data set.
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::db::Db;
+use crate::documents::{self, Valid};
+
+const WORDS: &[&str] = &[
+    "quire",
+    "page",
+    "river",
+    "stone",
+    "garden",
+    "ledger",
+    "winter",
+    "lantern",
+    "harbor",
+    "meadow",
+    "copper",
+    "signal",
+    "orchard",
+    "thread",
+    "compass",
+    "canvas",
+    "summit",
+    "ember",
+    "willow",
+    "archive",
+    "beacon",
+    "cellar",
+    "falcon",
+    "granite",
+    "hollow",
+    "island",
+    "juniper",
+    "kettle",
+    "lumen",
+    "marble",
+    "nectar",
+    "oak",
+    "pepper",
+    "quartz",
+    "raven",
+    "saffron",
+    "tundra",
+    "umber",
+    "velvet",
+    "walnut",
+    "yarrow",
+    "zephyr",
+    "recipe",
+    "budget",
+    "meeting",
+    "draft",
+    "review",
+    "holiday",
+    "invoice",
+    "school",
+    "garage",
+    "bicycle",
+    "kitchen",
+    "naïve",
+    "café",
+    "日本語",
+    "検索",
+    "文書",
+];
+
+/// xorshift64*: small, fast, and the same sequence everywhere for a seed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed.max(1))
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    fn word(&mut self) -> &'static str {
+        WORDS[self.below(WORDS.len())]
+    }
+}
+
+/// A markdown document of about `size` bytes: headings, paragraphs, lists, code.
+pub fn document(rng: &mut Rng, size: usize) -> (String, String) {
+    let title = format!("{} {} {}", rng.word(), rng.word(), rng.next_u64() % 100_000);
+    let mut body = String::with_capacity(size + 200);
+    while body.len() < size {
+        match rng.below(10) {
+            0 => body.push_str(&format!("## {} {}\n\n", rng.word(), rng.word())),
+            1 => {
+                for _ in 0..3 {
+                    body.push_str(&format!(
+                        "- {} **{}** {}\n",
+                        rng.word(),
+                        rng.word(),
+                        rng.word()
+                    ));
+                }
+                body.push('\n');
+            }
+            2 => body.push_str(&format!(
+                "```\nlet {} = {};\n```\n\n",
+                rng.word(),
+                rng.below(1000)
+            )),
+            _ => {
+                let n = 20 + rng.below(60);
+                for i in 0..n {
+                    if i > 0 {
+                        body.push(' ');
+                    }
+                    body.push_str(rng.word());
+                }
+                body.push_str(".\n\n");
+            }
+        }
+    }
+    // Cut at a character boundary at or below `size`.
+    let mut end = size.min(body.len());
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    body.truncate(end);
+    (title, body)
+}
+
+/// Inserts `count` generated documents of `size` bytes, with a progress bar.
+pub async fn seed(db: &Db, count: usize, size: usize, seed: u64, cap: usize) -> anyhow::Result<()> {
+    let bar = ProgressBar::new(count as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} seeding [{bar:40}] {pos}/{len} documents, {per_sec}, eta {eta}",
+        )?
+        .progress_chars("=> "),
+    );
+    let mut rng = Rng::new(seed);
+    let mut left = count;
+    while left > 0 {
+        let n = left.min(500);
+        let batch = (0..n)
+            .map(|_| {
+                let (title, body) = document(&mut rng, size);
+                Valid::parse(&title, &body, cap).map_err(|e| anyhow::anyhow!("{e}"))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        documents::create_batch(db, batch).await?;
+        left -= n;
+        bar.inc(n as u64);
+    }
+    bar.finish();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_have_the_asked_size_and_are_repeatable() {
+        let (t1, b1) = document(&mut Rng::new(7), 8192);
+        let (t2, b2) = document(&mut Rng::new(7), 8192);
+        assert_eq!((&t1, &b1), (&t2, &b2));
+        assert!(b1.len() <= 8192 && b1.len() > 8000, "{}", b1.len());
+        assert_ne!(document(&mut Rng::new(8), 100).1, b1[..100.min(b1.len())]);
+    }
+}

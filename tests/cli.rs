@@ -1,0 +1,69 @@
+//! The command line itself: run the real binary.
+
+use std::process::Command;
+
+fn quire() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_quire"))
+}
+
+#[test]
+fn config_prints_every_setting_with_its_effective_value() {
+    let out = quire()
+        .arg("config")
+        .env("QUIRE_MAX_DOC_BYTES", "1234")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for name in [
+        "QUIRE_BIND",
+        "QUIRE_DATABASE_URL",
+        "QUIRE_MAX_DOC_BYTES",
+        "QUIRE_LOG",
+    ] {
+        assert!(text.contains(name), "{name} missing from:\n{text}");
+    }
+    let row = text
+        .lines()
+        .find(|l| l.contains("QUIRE_MAX_DOC_BYTES"))
+        .unwrap();
+    assert!(row.contains("1234"), "{row}");
+}
+
+#[test]
+fn migrate_creates_the_database_and_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("nested/folder/quire.db");
+    let out = quire()
+        .arg("migrate")
+        .env("QUIRE_DATABASE_URL", format!("sqlite://{}", db.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(db.exists());
+}
+
+#[test]
+fn a_database_url_quire_cannot_use_is_a_clear_error() {
+    let out = quire()
+        .arg("migrate")
+        .env("QUIRE_DATABASE_URL", "mysql://localhost/x")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("QUIRE_DATABASE_URL"), "{err}");
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let out = quire().arg("--help").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for cmd in ["serve", "migrate", "config"] {
+        assert!(text.contains(cmd), "{cmd}");
+    }
+}
