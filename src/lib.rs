@@ -11,7 +11,7 @@ pub mod web;
 
 use actix_web::web::{ServiceConfig, get, post, resource};
 
-use crate::web::{assets, documents as docs, health, trash};
+use crate::web::{assets, documents as docs, health, history, search, trash};
 
 /// Every route quire answers, top to bottom.
 pub fn app(cfg: &mut ServiceConfig) {
@@ -26,7 +26,15 @@ pub fn app(cfg: &mut ServiceConfig) {
         )
         .route("/d/{id}/edit", get().to(docs::document_edit))
         .route("/d/{id}/delete", post().to(docs::document_delete))
+        .route("/d/{id}/history", get().to(history::document_history))
+        .route("/d/{id}/r/{rev}", get().to(history::revision_show))
+        .route(
+            "/d/{id}/r/{rev}/restore",
+            post().to(history::revision_restore),
+        )
+        .route("/d/{id}/diff", get().to(history::revision_diff))
         .route("/d/{id}/restore", post().to(trash::document_restore))
+        .route("/search", get().to(search::search_results))
         .route("/trash", get().to(trash::trash_list))
         .route("/trash/empty", post().to(trash::trash_empty))
         .route("/healthz", get().to(health::healthz))

@@ -81,7 +81,8 @@
     var target = document.querySelector('[data-key="' + e.key + '"]');
     if (target) {
       e.preventDefault();
-      target.click();
+      if (target.tagName === "INPUT") target.focus();
+      else target.click();
     }
   });
 })();

@@ -7,7 +7,10 @@ CREATE TABLE quire_settings (
 -- Documents live inline: the markdown source and the sanitised HTML rendered from it
 -- when it was saved, so reading a page never parses markdown.
 CREATE TABLE documents (
-    id             TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 26),
+    -- A stable integer key: full-text indexes refer to rows by it, and unlike an
+    -- implicit rowid it never changes (not even on VACUUM).
+    seq            INTEGER PRIMARY KEY,
+    id             TEXT NOT NULL UNIQUE CHECK (length(id) = 26),
     title          TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND 200),
     version        INTEGER NOT NULL CHECK (version >= 1),
     created_at     INTEGER NOT NULL,

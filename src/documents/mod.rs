@@ -1,12 +1,19 @@
 //! The documents domain: what a valid document is, and the operations on it. Knows
 //! nothing of HTTP; every rule here is checked before anything touches the database.
 
+mod cjk;
+mod history;
 mod id;
 mod render;
+mod revisions;
+mod search;
 mod store;
 
+pub use history::{Diff, DiffLine, LineKind, history, restore_revision, revision, revision_diff};
 pub use id::DocId;
 pub use render::{RENDER_VERSION, render_markdown};
+pub use revisions::Revision;
+pub use search::{Hit, search};
 pub use store::{Document, Summary};
 
 use crate::db::Db;
@@ -104,7 +111,19 @@ pub fn now_ms() -> i64 {
 pub async fn create(db: &Db, doc: Valid) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
     let mut tx = db.begin_write().await?;
-    let created = store::insert(&mut tx, &DocId::random(), &doc, &html, now_ms()).await?;
+    let now = now_ms();
+    let created = store::insert(&mut tx, &DocId::random(), &doc, &html, now).await?;
+    revisions::record(
+        &mut tx,
+        created.seq,
+        1,
+        &doc.title,
+        &doc.body,
+        None,
+        None,
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(created)
 }
@@ -121,7 +140,18 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
     let now = now_ms();
     let mut tx = db.begin_write().await?;
     for (doc, html) in &rendered {
-        store::insert(&mut tx, &DocId::random(), doc, html, now).await?;
+        let created = store::insert(&mut tx, &DocId::random(), doc, html, now).await?;
+        revisions::record(
+            &mut tx,
+            created.seq,
+            1,
+            &doc.title,
+            &doc.body,
+            None,
+            None,
+            now,
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(rendered.len())
@@ -145,8 +175,30 @@ pub async fn update(db: &Db, id: &DocId, base: i64, doc: Valid) -> Result<Docume
             current: Box::new(current),
         });
     }
-    let saved = store::update(&mut tx, &current, &doc, &html, now_ms()).await?;
+    let saved = save_over(&mut tx, &current, &doc, &html).await?;
     tx.commit().await?;
+    Ok(saved)
+}
+
+/// Writes `doc` as the next version of `current` and records the revision.
+pub(super) async fn save_over(
+    tx: &mut crate::db::WriteTx,
+    current: &Document,
+    doc: &Valid,
+    html: &str,
+) -> Result<Document, DocError> {
+    let saved = store::update(tx, current, doc, html, now_ms()).await?;
+    revisions::record(
+        tx,
+        saved.seq,
+        saved.version,
+        &saved.title,
+        &saved.body,
+        Some(&current.body),
+        None,
+        saved.updated_at,
+    )
+    .await?;
     Ok(saved)
 }
 

@@ -3,10 +3,11 @@
 
 use sqlx::{SqliteConnection, SqliteExecutor};
 
-use super::{DocId, RENDER_VERSION, Valid};
+use super::{DocId, RENDER_VERSION, Valid, cjk};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Document {
+    pub seq: i64,
     pub id: String,
     pub title: String,
     pub body: String,
@@ -27,7 +28,7 @@ pub struct Summary {
     pub deleted_at: Option<i64>,
 }
 
-const COLUMNS: &str = "id, title, body, html, version, created_at, updated_at, deleted_at";
+const COLUMNS: &str = "seq, id, title, body, html, version, created_at, updated_at, deleted_at";
 
 pub async fn find<'e>(
     ex: impl SqliteExecutor<'e>,
@@ -50,8 +51,8 @@ pub async fn insert(
 ) -> Result<Document, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO documents
-             (id, title, size, body, html, render_version, version, created_at, updated_at)
-         VALUES (?1, ?2, length(CAST(?3 AS BLOB)), ?3, ?4, ?5, 1, ?6, ?6)
+             (id, title, size, body, html, render_version, version, created_at, updated_at, cjk)
+         VALUES (?1, ?2, length(CAST(?3 AS BLOB)), ?3, ?4, ?5, 1, ?6, ?6, ?7)
          RETURNING {COLUMNS}"
     )))
     .bind(id.as_str())
@@ -60,6 +61,7 @@ pub async fn insert(
     .bind(html)
     .bind(RENDER_VERSION)
     .bind(now)
+    .bind(cjk::index_text(&doc.title, &doc.body))
     .fetch_one(conn)
     .await
 }
@@ -76,7 +78,7 @@ pub async fn update(
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE documents
          SET title = ?1, size = length(CAST(?2 AS BLOB)), body = ?2, html = ?3, render_version = ?4,
-             version = version + 1, updated_at = max(?5, updated_at + 1)
+             version = version + 1, updated_at = max(?5, updated_at + 1), cjk = ?8
          WHERE id = ?6 AND version = ?7
          RETURNING {COLUMNS}"
     )))
@@ -87,6 +89,7 @@ pub async fn update(
     .bind(now)
     .bind(&current.id)
     .bind(current.version)
+    .bind(cjk::index_text(&doc.title, &doc.body))
     .fetch_one(conn)
     .await
 }

@@ -5,8 +5,10 @@ pub mod assets;
 pub mod documents;
 pub mod form;
 pub mod health;
+pub mod history;
 pub mod layout;
 pub mod pages;
+pub mod search;
 pub mod trash;
 
 use actix_web::http::header::{self, HeaderValue};

@@ -1,0 +1,159 @@
+//! What changed and going back: revision lists, one revision's text, diffs between
+//! any two, and restoring an old text as a new revision (so nothing is lost).
+
+use similar::{ChangeTag, TextDiff};
+
+use super::revisions::{self, Revision};
+use super::{DocError, DocId, Document, PAGE_SIZE, Valid, render_markdown, store};
+use crate::db::Db;
+
+async fn live(db: &Db, id: &DocId) -> Result<Document, DocError> {
+    store::find(&db.read, id).await?.ok_or(DocError::NotFound)
+}
+
+/// One page of a document's revisions, newest first, and whether more follow.
+pub async fn history(
+    db: &Db,
+    id: &DocId,
+    page: i64,
+) -> Result<(Document, Vec<Revision>, bool), DocError> {
+    let doc = live(db, id).await?;
+    let mut revs = revisions::list(&db.read, doc.seq, page.max(1), PAGE_SIZE).await?;
+    let more = revs.len() as i64 > PAGE_SIZE;
+    revs.truncate(PAGE_SIZE as usize);
+    Ok((doc, revs, more))
+}
+
+/// Revision `rev` with its full text.
+pub async fn revision(
+    db: &Db,
+    id: &DocId,
+    rev: i64,
+) -> Result<(Document, Revision, String), DocError> {
+    let doc = live(db, id).await?;
+    let found = revisions::find(&db.read, doc.seq, rev)
+        .await?
+        .ok_or(DocError::NotFound)?;
+    let text = revisions::text(&db.read, doc.seq, &found.text_hash).await?;
+    Ok((doc, found, text))
+}
+
+/// Makes an old revision's text the current one, as a new revision.
+pub async fn restore_revision(db: &Db, id: &DocId, rev: i64) -> Result<Document, DocError> {
+    let (_, old, text) = revision(db, id, rev).await?;
+    let html = render_markdown(&text);
+    let doc = Valid {
+        title: old.title,
+        body: text,
+    };
+    let mut tx = db.begin_write().await?;
+    let current = store::find(&mut *tx, id)
+        .await?
+        .filter(|d| d.deleted_at.is_none())
+        .ok_or(DocError::NotFound)?;
+    let saved = super::save_over(&mut tx, &current, &doc, &html).await?;
+    tx.commit().await?;
+    Ok(saved)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineKind {
+    Same,
+    Added,
+    Removed,
+    /// Unchanged lines left out between hunks.
+    Gap,
+}
+
+#[derive(Debug, Clone)]
+pub struct DiffLine {
+    pub kind: LineKind,
+    pub old_no: Option<usize>,
+    pub new_no: Option<usize>,
+    /// (changed within the line?, text)
+    pub parts: Vec<(bool, String)>,
+}
+
+pub struct Diff {
+    pub doc: Document,
+    pub from: Revision,
+    pub to: Revision,
+    pub lines: Vec<DiffLine>,
+    pub title_changed: bool,
+}
+
+/// A line diff with changed words marked, three lines of context around each change.
+pub async fn revision_diff(db: &Db, id: &DocId, from: i64, to: i64) -> Result<Diff, DocError> {
+    let (doc, from_rev, old) = revision(db, id, from).await?;
+    let (_, to_rev, new) = revision(db, id, to).await?;
+    Ok(Diff {
+        title_changed: from_rev.title != to_rev.title,
+        lines: diff_lines(&old, &new),
+        doc,
+        from: from_rev,
+        to: to_rev,
+    })
+}
+
+pub fn diff_lines(old: &str, new: &str) -> Vec<DiffLine> {
+    let diff = TextDiff::configure()
+        .timeout(std::time::Duration::from_millis(200))
+        .diff_lines(old, new);
+    let mut out = Vec::new();
+    for (i, group) in diff.grouped_ops(3).iter().enumerate() {
+        if i > 0 {
+            out.push(DiffLine {
+                kind: LineKind::Gap,
+                old_no: None,
+                new_no: None,
+                parts: vec![],
+            });
+        }
+        for op in group {
+            for change in diff.iter_inline_changes(op) {
+                let kind = match change.tag() {
+                    ChangeTag::Equal => LineKind::Same,
+                    ChangeTag::Insert => LineKind::Added,
+                    ChangeTag::Delete => LineKind::Removed,
+                };
+                let parts = change
+                    .iter_strings_lossy()
+                    .map(|(emph, s)| (emph, s.trim_end_matches('\n').to_string()))
+                    .collect();
+                out.push(DiffLine {
+                    kind,
+                    old_no: change.old_index().map(|n| n + 1),
+                    new_no: change.new_index().map(|n| n + 1),
+                    parts,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_marks_changed_lines_and_words() {
+        let lines = diff_lines("a\nthe quick fox\nc\n", "a\nthe slow fox\nc\n");
+        let removed = lines.iter().find(|l| l.kind == LineKind::Removed).unwrap();
+        let added = lines.iter().find(|l| l.kind == LineKind::Added).unwrap();
+        assert!(removed.parts.iter().any(|(e, s)| *e && s.contains("quick")));
+        assert!(added.parts.iter().any(|(e, s)| *e && s.contains("slow")));
+        assert_eq!(added.new_no, Some(2));
+    }
+
+    #[test]
+    fn far_apart_changes_are_separated_by_a_gap() {
+        let old: String = (0..40).map(|i| format!("line {i}\n")).collect();
+        let new = old
+            .replace("line 1\n", "line one\n")
+            .replace("line 38\n", "x\n");
+        let lines = diff_lines(&old, &new);
+        assert!(lines.iter().any(|l| l.kind == LineKind::Gap));
+        assert!(lines.len() < 20);
+    }
+}

@@ -1,0 +1,261 @@
+//! Full-text search that accepts any input. The user's words are never passed to
+//! FTS5 as syntax: they are cut into plain tokens and re-quoted, so quotes, `*`,
+//! `NEAR`, `-`, column filters and SQL fragments are just text to look for.
+
+use sqlx::SqlitePool;
+
+use super::cjk;
+use crate::db::Db;
+
+/// Longest query looked at; the rest is ignored rather than refused.
+const MAX_QUERY_BYTES: usize = 512;
+const MAX_TERMS: usize = 16;
+const OPEN: &str = "\u{E000}";
+const CLOSE: &str = "\u{E001}";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Term {
+    words: Vec<String>,
+    phrase: bool,
+}
+
+/// FTS5 expressions for the word index and, where every word is long enough, the
+/// trigram index (which finds parts of words).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Translated {
+    pub words: Option<String>,
+    pub trigrams: Option<String>,
+}
+
+fn terms(input: &str) -> Vec<Term> {
+    let mut end = input.len().min(MAX_QUERY_BYTES);
+    while !input.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = Vec::new();
+    for (i, chunk) in input[..end].split('"').enumerate() {
+        let words = |s: &str| -> Vec<String> {
+            s.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect()
+        };
+        if i % 2 == 1 {
+            let ws = words(chunk);
+            if !ws.is_empty() {
+                out.push(Term {
+                    words: ws,
+                    phrase: true,
+                });
+            }
+        } else {
+            out.extend(words(chunk).into_iter().map(|w| Term {
+                words: vec![w],
+                phrase: false,
+            }));
+        }
+    }
+    out.truncate(MAX_TERMS);
+    out
+}
+
+/// Splits a token at script boundaries: ("windows", false), ("版", true).
+fn script_runs(word: &str) -> Vec<(String, bool)> {
+    let mut runs: Vec<(String, bool)> = Vec::new();
+    for c in word.chars() {
+        let k = cjk::is_cjk(c);
+        match runs.last_mut() {
+            Some((s, kind)) if *kind == k => s.push(c),
+            _ => runs.push((c.to_string(), k)),
+        }
+    }
+    runs
+}
+
+pub fn translate(input: &str) -> Translated {
+    let terms = terms(input);
+    if terms.is_empty() {
+        return Translated::default();
+    }
+    let last = terms.len() - 1;
+    let mut words = Vec::new();
+    for (i, term) in terms.iter().enumerate() {
+        let mut latin = Vec::new();
+        for w in &term.words {
+            for (run, is_cjk) in script_runs(w) {
+                if is_cjk {
+                    let grams = cjk::bigrams(&run);
+                    let prefix = if run.chars().count() == 1 { "*" } else { "" };
+                    words.push(format!("cjk : \"{}\"{prefix}", grams.join(" ")));
+                } else {
+                    latin.push(run);
+                }
+            }
+        }
+        if latin.is_empty() {
+            continue;
+        }
+        let prefix = if i == last && !term.phrase { "*" } else { "" };
+        words.push(format!("\"{}\"{prefix}", latin.join(" ")));
+    }
+    let long_enough = terms
+        .iter()
+        .all(|t| t.words.iter().all(|w| w.chars().count() >= 3));
+    let trigrams = long_enough.then(|| {
+        terms
+            .iter()
+            .map(|t| format!("\"{}\"", t.words.join(" ")))
+            .collect::<Vec<_>>()
+            .join(" AND ")
+    });
+    Translated {
+        words: (!words.is_empty()).then(|| words.join(" AND ")),
+        trigrams,
+    }
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Hit {
+    pub id: String,
+    pub title: String,
+    pub updated_at: i64,
+    /// Document text around the match, not yet escaped, with the match between
+    /// private-use marker characters (see `snippet_html`).
+    pub snippet: String,
+}
+
+impl Hit {
+    /// The snippet as safe HTML: escaped, with matches in `<mark>`.
+    pub fn snippet_html(&self) -> String {
+        let mut out = String::with_capacity(self.snippet.len() + 32);
+        for c in self.snippet.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str("&quot;"),
+                '\'' => out.push_str("&#39;"),
+                '\u{E000}' => out.push_str("<mark>"),
+                '\u{E001}' => out.push_str("</mark>"),
+                c => out.push(c),
+            }
+        }
+        out
+    }
+}
+
+async fn run(pool: &SqlitePool, sql: &'static str, expr: &str, limit: i64) -> Vec<Hit> {
+    let found = sqlx::query_as(sql)
+        .bind(expr)
+        .bind(OPEN)
+        .bind(CLOSE)
+        .bind(limit)
+        .fetch_all(pool)
+        .await;
+    // The translation only ever produces quoted tokens, so an error here is a bug,
+    // not the user's fault: log it and show no results rather than a 500.
+    found.unwrap_or_else(|e| {
+        tracing::warn!(error = %e, expr, "search query failed");
+        Vec::new()
+    })
+}
+
+const WORDS_SQL: &str = "SELECT d.id, d.title, d.updated_at,
+        snippet(documents_words, 1, ?2, ?3, '…', 24) AS snippet
+    FROM documents_words JOIN documents d ON d.seq = documents_words.rowid
+    WHERE documents_words MATCH ?1 AND d.deleted_at IS NULL
+    ORDER BY bm25(documents_words, 10.0, 1.0, 2.0) LIMIT ?4";
+
+const TRIGRAMS_SQL: &str = "SELECT d.id, d.title, d.updated_at,
+        snippet(documents_trigrams, 1, ?2, ?3, '…', 24) AS snippet
+    FROM documents_trigrams JOIN documents d ON d.seq = documents_trigrams.rowid
+    WHERE documents_trigrams MATCH ?1 AND d.deleted_at IS NULL
+    ORDER BY bm25(documents_trigrams, 10.0, 1.0) LIMIT ?4";
+
+/// Whole-word hits ranked first (title above body), then hits inside words.
+pub async fn search(db: &Db, input: &str, limit: i64) -> Vec<Hit> {
+    let t = translate(input);
+    let mut hits = match &t.words {
+        Some(expr) => run(&db.read, WORDS_SQL, expr, limit).await,
+        None => Vec::new(),
+    };
+    if let Some(expr) = &t.trigrams
+        && (hits.len() as i64) < limit
+    {
+        for hit in run(&db.read, TRIGRAMS_SQL, expr, limit).await {
+            if (hits.len() as i64) < limit && !hits.iter().any(|h| h.id == hit.id) {
+                hits.push(hit);
+            }
+        }
+    }
+    hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_words_are_quoted_and_the_last_is_a_prefix() {
+        let t = translate("garden ledg");
+        assert_eq!(t.words.as_deref(), Some(r#""garden" AND "ledg"*"#));
+        assert_eq!(t.trigrams.as_deref(), Some(r#""garden" AND "ledg""#));
+    }
+
+    #[test]
+    fn phrases_stay_phrases() {
+        let t = translate(r#""red fox" den"#);
+        assert_eq!(t.words.as_deref(), Some(r#""red fox" AND "den"*"#));
+    }
+
+    #[test]
+    fn syntax_becomes_plain_text() {
+        for input in [
+            r#"title:foo NEAR(a b) -x OR "unbalanced"#,
+            "'; DROP TABLE documents; --",
+            "*",
+            "\"\"\"",
+            "^foo + bar",
+        ] {
+            let t = translate(input);
+            for expr in t.words.iter().chain(t.trigrams.iter()) {
+                let outside_quotes: String = expr.split('"').step_by(2).collect();
+                assert!(
+                    outside_quotes.chars().all(|c| " AND*:cjk".contains(c)),
+                    "{input:?} -> {expr:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn junk_and_emoji_give_no_query() {
+        assert_eq!(translate("🎉🎉 !!! ***"), Translated::default());
+        assert_eq!(translate(""), Translated::default());
+    }
+
+    #[test]
+    fn cjk_runs_search_the_bigram_column() {
+        let t = translate("全文検索");
+        assert_eq!(t.words.as_deref(), Some(r#"cjk : "全文 文検 検索""#));
+        let t = translate("Windows版");
+        assert_eq!(t.words.as_deref(), Some(r#"cjk : "版"* AND "windows"*"#));
+    }
+
+    #[test]
+    fn huge_input_is_cut_to_a_bounded_query() {
+        let t = translate(&"word ".repeat(5000));
+        assert_eq!(t.words.unwrap().matches("word").count(), MAX_TERMS);
+    }
+
+    #[test]
+    fn snippets_are_escaped_with_marks() {
+        let hit = Hit {
+            id: String::new(),
+            title: String::new(),
+            updated_at: 0,
+            snippet: "<b>\u{E000}fox\u{E001}</b>".into(),
+        };
+        assert_eq!(hit.snippet_html(), "&lt;b&gt;<mark>fox</mark>&lt;/b&gt;");
+    }
+}

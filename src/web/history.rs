@@ -1,0 +1,186 @@
+//! History pages: the revision list, one old revision, a diff, and restoring.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::documents::{PageQuery, parse_id};
+use super::pages::{self, fmt_time, iso_time};
+use super::{AppState, done};
+use crate::documents::{self, DiffLine, Revision, human_size};
+use crate::error::AppError;
+
+pub struct RevRow {
+    pub rev: i64,
+    pub title: String,
+    pub when: String,
+    pub when_iso: String,
+    pub size: String,
+    pub summary: String,
+    pub current: bool,
+}
+
+impl RevRow {
+    fn new(r: &Revision, current_version: i64) -> Self {
+        let summary = if r.rev == 1 {
+            format!("created, {} lines", r.added)
+        } else if r.added == 0 && r.removed == 0 {
+            "text unchanged".into()
+        } else {
+            format!("+{} −{} lines", r.added, r.removed)
+        };
+        Self {
+            rev: r.rev,
+            title: r.title.clone(),
+            when: fmt_time(r.created_at),
+            when_iso: iso_time(r.created_at),
+            size: human_size(r.size.max(0) as usize),
+            summary,
+            current: r.rev == current_version,
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "history/list_partial.html")]
+struct HistoryPartial {
+    id: String,
+    title: String,
+    rows: Vec<RevRow>,
+    page: i64,
+    more: bool,
+}
+
+#[derive(Template)]
+#[template(path = "history/revision_partial.html")]
+struct RevisionPartial {
+    id: String,
+    rev: RevRow,
+    html: String,
+}
+
+pub struct DiffRow {
+    pub class: &'static str,
+    pub sign: &'static str,
+    pub old_no: String,
+    pub new_no: String,
+    pub parts: Vec<(bool, String)>,
+}
+
+impl From<DiffLine> for DiffRow {
+    fn from(l: DiffLine) -> Self {
+        use documents::LineKind::*;
+        let (class, sign) = match l.kind {
+            Same => ("same", " "),
+            Added => ("add", "+"),
+            Removed => ("del", "−"),
+            Gap => ("gap", "⋯"),
+        };
+        let no = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
+        Self {
+            class,
+            sign,
+            old_no: no(l.old_no),
+            new_no: no(l.new_no),
+            parts: l.parts,
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "history/diff_partial.html")]
+struct DiffPartial {
+    id: String,
+    from: RevRow,
+    to: RevRow,
+    title_changed: bool,
+    rows: Vec<DiffRow>,
+}
+
+pub async fn document_history(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let page = query.into_inner().page();
+    let (doc, revs, more) = documents::history(&state.db, &id, page).await?;
+    let partial = HistoryPartial {
+        rows: revs.iter().map(|r| RevRow::new(r, doc.version)).collect(),
+        id: doc.id,
+        title: doc.title,
+        page,
+        more,
+    };
+    Ok(pages::fragment(StatusCode::OK, "History", &partial))
+}
+
+pub async fn revision_show(
+    state: web::Data<AppState>,
+    path: web::Path<(String, i64)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, rev) = path.into_inner();
+    let id = parse_id(&id)?;
+    let (doc, revision, text) = documents::revision(&state.db, &id, rev).await?;
+    // Old revisions are read rarely; rendering them on demand keeps saves cheap.
+    let html = web::block(move || documents::render_markdown(&text))
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    let partial = RevisionPartial {
+        id: doc.id,
+        rev: RevRow::new(&revision, doc.version),
+        html,
+    };
+    Ok(pages::fragment(
+        StatusCode::OK,
+        &format!("{} (revision {rev})", revision.title),
+        &partial,
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct DiffQuery {
+    from: Option<i64>,
+    to: Option<i64>,
+}
+
+pub async fn revision_diff(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    query: web::Query<DiffQuery>,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let doc = documents::get(&state.db, &id).await?;
+    let to = query.to.unwrap_or(doc.version);
+    let from = query.from.unwrap_or(to - 1).max(1);
+    let diff = documents::revision_diff(&state.db, &id, from, to).await?;
+    let partial = DiffPartial {
+        id: diff.doc.id.clone(),
+        from: RevRow::new(&diff.from, diff.doc.version),
+        to: RevRow::new(&diff.to, diff.doc.version),
+        title_changed: diff.title_changed,
+        rows: diff.lines.into_iter().map(DiffRow::from).collect(),
+    };
+    Ok(pages::fragment(
+        StatusCode::OK,
+        &format!("Changes from {from} to {to}"),
+        &partial,
+    ))
+}
+
+pub async fn revision_restore(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, i64)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, rev) = path.into_inner();
+    let id = parse_id(&id)?;
+    let saved = documents::restore_revision(&state.db, &id, rev).await?;
+    Ok(done(
+        &req,
+        &format!("/d/{}", saved.id),
+        "saved",
+        "Saved: the old revision is now the current text.",
+    ))
+}

@@ -1,0 +1,83 @@
+//! `GET /search?q=`: a plain page with JavaScript off (shareable, back button works),
+//! live results as you type with htmx.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::AppState;
+use super::pages::{self, fmt_time, iso_time};
+use crate::documents::{self, Hit};
+
+const RESULTS: i64 = 50;
+
+#[derive(Deserialize)]
+pub struct SearchQuery {
+    #[serde(default)]
+    q: String,
+}
+
+pub struct HitRow {
+    pub id: String,
+    pub title: String,
+    pub snippet: String,
+    pub when: String,
+    pub when_iso: String,
+}
+
+impl From<&Hit> for HitRow {
+    fn from(h: &Hit) -> Self {
+        Self {
+            id: h.id.clone(),
+            title: h.title.clone(),
+            snippet: h.snippet_html(),
+            when: fmt_time(h.updated_at),
+            when_iso: iso_time(h.updated_at),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "search/results_partial.html")]
+struct ResultsPartial {
+    q: String,
+    hits: Vec<HitRow>,
+}
+
+#[derive(Template)]
+#[template(path = "search/page_partial.html")]
+struct SearchPartial {
+    results: ResultsPartial,
+}
+
+pub async fn search_results(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<SearchQuery>,
+) -> HttpResponse {
+    let q = query.into_inner().q;
+    let hits = if q.trim().is_empty() {
+        Vec::new()
+    } else {
+        documents::search(&state.db, &q, RESULTS).await
+    };
+    let results = ResultsPartial {
+        hits: hits.iter().map(HitRow::from).collect(),
+        q,
+    };
+    let title = if results.q.trim().is_empty() {
+        "Search".to_owned()
+    } else {
+        format!("Search: {}", results.q.chars().take(60).collect::<String>())
+    };
+    let live = req
+        .headers()
+        .get("hx-target")
+        .is_some_and(|t| t.as_bytes() == b"results");
+    if live {
+        pages::fragment(StatusCode::OK, &title, &results)
+    } else {
+        pages::fragment(StatusCode::OK, &title, &SearchPartial { results })
+    }
+}
