@@ -1,7 +1,9 @@
 mod concurrency;
 mod documents;
 mod helpers;
+mod history;
 mod htmx;
+mod search;
 mod storage;
 mod trash;
 mod validation;

@@ -1,0 +1,143 @@
+use reqwest::StatusCode;
+use sqlx::{ConnectOptions, sqlite::SqliteConnectOptions};
+
+use crate::helpers::{TestApp, spawn_app};
+
+async fn count(app: &TestApp, sql: &'static str) -> i64 {
+    let mut conn = SqliteConnectOptions::new()
+        .filename(app.dir.path().join("quire.db"))
+        .connect()
+        .await
+        .unwrap();
+    sqlx::query_scalar(sql).fetch_one(&mut conn).await.unwrap()
+}
+
+#[tokio::test]
+async fn every_save_appends_a_revision_listed_newest_first() {
+    let app = spawn_app().await;
+    let id = app.create_document("Recipe", "flour\nsugar\n").await;
+    app.save(&id, "Recipe", "flour\nsugar\neggs\n", 1).await;
+    app.save(&id, "Recipe v3", "flour\nbrown sugar\neggs\n", 2)
+        .await;
+
+    let (status, html) = app.get_text(&format!("/d/{id}/history")).await;
+
+    assert_eq!(status, StatusCode::OK);
+    let r3 = html.find("Revision 3").expect("rev 3 listed");
+    let r1 = html.find("Revision 1").expect("rev 1 listed");
+    assert!(r3 < r1, "newest first");
+    assert!(html.contains("+1 −0 lines"), "{html}");
+    assert!(html.contains("+1 −1 lines"));
+    assert!(html.contains("created, 2 lines"));
+}
+
+#[tokio::test]
+async fn an_old_revision_is_shown_rendered() {
+    let app = spawn_app().await;
+    let id = app.create_document("Notes", "# First draft").await;
+    app.save(&id, "Notes", "# Second draft", 1).await;
+
+    let (status, html) = app.get_text(&format!("/d/{id}/r/1")).await;
+
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<h1>First draft</h1>"));
+    assert!(html.contains("Revision 1 of this document"));
+    assert_eq!(
+        app.get(&format!("/d/{id}/r/9")).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        app.get(&format!("/d/{id}/r/abc")).await.status(),
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn diff_shows_removed_and_added_lines_with_changed_words() {
+    let app = spawn_app().await;
+    let id = app
+        .create_document("Fox", "a\nthe quick brown fox\nz\n")
+        .await;
+    app.save(&id, "Fox", "a\nthe slow brown fox\nz\nnew last line\n", 1)
+        .await;
+
+    let (status, html) = app.get_text(&format!("/d/{id}/diff")).await;
+
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Changes from revision 1 to 2"));
+    assert!(html.contains(r#"<tr class="del">"#));
+    assert!(html.contains(r#"<tr class="add">"#));
+    assert!(html.contains("<mark>quick</mark>"), "{html}");
+    assert!(html.contains("<mark>slow</mark>"));
+    assert!(html.contains("new last line"));
+
+    let (status, _) = app.get_text(&format!("/d/{id}/diff?from=2&to=1")).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = app.get_text(&format!("/d/{id}/diff?from=1&to=7")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn restoring_an_old_revision_adds_a_new_one_and_loses_nothing() {
+    let app = spawn_app().await;
+    let id = app.create_document("Poem", "roses are red").await;
+    app.save(&id, "Poem", "violets are blue", 1).await;
+
+    let res = app.post_form(&format!("/d/{id}/r/1/restore"), &[]).await;
+
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let (_, page) = app.get_text(&format!("/d/{id}")).await;
+    assert!(page.contains("roses are red") && page.contains("version 3"));
+    let (_, rev2) = app.get_text(&format!("/d/{id}/r/2")).await;
+    assert!(rev2.contains("violets are blue"));
+    // The restored text is the same body as revision 1: stored once.
+    assert_eq!(count(&app, "SELECT count(*) FROM revision_texts").await, 2);
+    assert_eq!(count(&app, "SELECT count(*) FROM revisions").await, 3);
+}
+
+#[tokio::test]
+async fn history_survives_the_trash_and_goes_when_it_is_emptied() {
+    let app = spawn_app().await;
+    let id = app.create_document("Kept", "v1").await;
+    app.save(&id, "Kept", "v2", 1).await;
+    app.post_form(&format!("/d/{id}/delete"), &[]).await;
+    app.post_form(&format!("/d/{id}/restore"), &[]).await;
+
+    let (_, html) = app.get_text(&format!("/d/{id}/history")).await;
+    assert!(html.contains("Revision 2") && html.contains("Revision 1"));
+
+    app.post_form(&format!("/d/{id}/delete"), &[]).await;
+    app.post_form("/trash/empty", &[]).await;
+    assert_eq!(count(&app, "SELECT count(*) FROM revisions").await, 0);
+    assert_eq!(count(&app, "SELECT count(*) FROM revision_texts").await, 0);
+}
+
+#[tokio::test]
+async fn a_long_history_reads_back_every_revision_exactly() {
+    let app = spawn_app().await;
+    let mut body: String = (0..200)
+        .map(|i| format!("line {i} of the text\n"))
+        .collect();
+    let id = app.create_document("Long", &body).await;
+    let mut versions = vec![body.clone()];
+    for v in 1..=40 {
+        body = body.replacen(&format!("line {v} "), &format!("LINE {v} "), 1);
+        assert_eq!(
+            app.save(&id, "Long", &body, v).await.status(),
+            StatusCode::SEE_OTHER
+        );
+        versions.push(body.clone());
+    }
+    for (i, expected) in versions.iter().enumerate().step_by(7) {
+        let (_, html) = app.get_text(&format!("/d/{id}/r/{}", i + 1)).await;
+        let marker = format!("LINE {i} of");
+        assert_eq!(html.contains(&marker), i >= 1, "revision {}", i + 1);
+        assert!(expected.contains("line 199 of the text"));
+    }
+    let snapshots = count(
+        &app,
+        "SELECT count(*) FROM revision_texts WHERE base IS NULL",
+    )
+    .await;
+    assert_eq!(snapshots, 2, "a snapshot starts every 32 revisions");
+}

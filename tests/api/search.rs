@@ -1,0 +1,145 @@
+use reqwest::StatusCode;
+
+use crate::helpers::{TestApp, spawn_app};
+
+async fn found(app: &TestApp, q: &str) -> String {
+    let res = app
+        .client
+        .get(format!("{}/search", app.address))
+        .query(&[("q", q)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK, "query {q:?}");
+    res.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn words_prefixes_and_phrases_are_found_with_title_hits_first() {
+    let app = spawn_app().await;
+    app.create_document("Shopping list", "buy apples and garden tools")
+        .await;
+    app.create_document("Garden plan", "tomatoes by the fence")
+        .await;
+
+    let html = found(&app, "garden").await;
+    let title_hit = html.find("Garden plan").expect("title hit");
+    let body_hit = html.find("Shopping list").expect("body hit");
+    assert!(title_hit < body_hit, "title hits rank above body hits");
+    assert!(html.contains("<mark>garden</mark>"));
+
+    assert!(found(&app, "tomat").await.contains("Garden plan"), "prefix");
+    let phrase = found(&app, "\"garden tools\"").await;
+    assert!(phrase.contains("Shopping list") && !phrase.contains("Garden plan"));
+    assert!(
+        found(&app, "\"tools garden\"")
+            .await
+            .contains("Nothing found")
+    );
+}
+
+#[tokio::test]
+async fn parts_of_words_accents_and_cjk_are_found() {
+    let app = spawn_app().await;
+    app.create_document("Café notes", "the naïve approach to sourdough")
+        .await;
+    app.create_document("仕様", "全文検索システムの設計").await;
+
+    assert!(
+        found(&app, "urdou").await.contains("Café notes"),
+        "substring"
+    );
+    assert!(found(&app, "cafe").await.contains("Café notes"), "accents");
+    assert!(found(&app, "naive").await.contains("Café notes"));
+    assert!(
+        found(&app, "検索").await.contains("仕様"),
+        "two CJK characters"
+    );
+    assert!(found(&app, "システム").await.contains("仕様"));
+    assert!(
+        found(&app, "検").await.contains("仕様"),
+        "one CJK character"
+    );
+}
+
+#[tokio::test]
+async fn search_follows_edits_and_skips_the_trash() {
+    let app = spawn_app().await;
+    let id = app.create_document("Memo", "zebra crossing").await;
+    app.save(&id, "Memo", "giraffe crossing", 1).await;
+
+    assert!(found(&app, "zebra").await.contains("Nothing found"));
+    assert!(found(&app, "giraffe").await.contains("Memo"));
+
+    app.post_form(&format!("/d/{id}/delete"), &[]).await;
+    assert!(found(&app, "giraffe").await.contains("Nothing found"));
+}
+
+#[tokio::test]
+async fn hostile_queries_never_error() {
+    let app = spawn_app().await;
+    app.create_document("Target", "some ordinary text with NEAR and OR in it")
+        .await;
+    let junk = "x\u{0}y%$#@!\"'`;".repeat(800);
+    let corpus = [
+        "\"",
+        "\"\"",
+        "\"unbalanced quote",
+        "*",
+        "**",
+        "a*b*",
+        "NEAR",
+        "NEAR(a b, 3)",
+        "ordinary NEAR text",
+        "AND OR NOT",
+        "-ordinary",
+        "text -",
+        "title:ordinary",
+        "body : text",
+        "{title body}: text",
+        "^ordinary",
+        "(ordinary",
+        "ordinary)",
+        "'; DROP TABLE documents; --",
+        "1 OR 1=1",
+        "%' OR '1'='1",
+        "\\",
+        "🎉🔥💯",
+        "text 🎉",
+        "ﾃｷｽﾄ",
+        "\u{202e}reversed",
+        &junk,
+        "   ",
+    ];
+    for q in corpus {
+        let html = found(&app, q).await;
+        assert!(!html.to_lowercase().contains("syntax"), "{q:?}");
+    }
+    assert!(found(&app, "ordinary NEAR text").await.contains("Target"));
+    let (_, home) = app.get_text("/").await;
+    assert!(home.contains("Target"), "the table is still there");
+}
+
+#[tokio::test]
+async fn live_search_gets_only_the_results_fragment() {
+    let app = spawn_app().await;
+    app.create_document("Htmx page", "live results").await;
+
+    let res = app
+        .client
+        .get(format!("{}/search?q=live", app.address))
+        .header("HX-Request", "true")
+        .header("HX-Target", "results")
+        .send()
+        .await
+        .unwrap();
+
+    let html = res.text().await.unwrap();
+    assert!(html.contains("Htmx page"));
+    assert!(
+        !html.contains("<form"),
+        "no second search box inside the results"
+    );
+    let page = found(&app, "live").await;
+    assert!(page.starts_with("<!doctype html>") && page.contains(r#"value="live""#));
+}
