@@ -15,7 +15,7 @@ const STORED_LIMIT: f64 = 0.05;
 async fn edited(db: &quire::db::Db, size: usize, edits: i64) -> (DocId, u64) {
     let (title, mut body) = document(&mut Rng::new(3), size);
     let mut raw = body.len() as u64;
-    let doc = documents::create(db, Valid::parse(&title, &body, 1 << 20).unwrap())
+    let doc = documents::create(db, Valid::parse(&title, &body, 1 << 20).unwrap(), None)
         .await
         .unwrap();
     let id = DocId::parse(&doc.id).unwrap();
@@ -35,9 +35,15 @@ async fn edited(db: &quire::db::Db, size: usize, edits: i64) -> (DocId, u64) {
             .collect::<Vec<_>>()
             .join("\n");
         raw += body.len() as u64;
-        documents::update(db, &id, v, Valid::parse(&title, &body, 1 << 20).unwrap())
-            .await
-            .unwrap();
+        documents::update(
+            db,
+            &id,
+            v,
+            Valid::parse(&title, &body, 1 << 20).unwrap(),
+            None,
+        )
+        .await
+        .unwrap();
     }
     (id, raw)
 }

@@ -1,5 +1,6 @@
 //! The command line: `quire serve`, `quire migrate`, `quire config`.
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use crate::config::Config;
@@ -33,8 +34,43 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Manage accounts.
+    #[command(subcommand)]
+    User(UserCommand),
     /// Print every setting: its flag, environment variable, effective value and meaning.
     Config,
+}
+
+#[derive(Subcommand)]
+pub enum UserCommand {
+    /// Create an account. The password is asked for at the prompt, or read from
+    /// standard input with --password-stdin (for scripts).
+    Add {
+        name: String,
+        /// Make the account an administrator.
+        #[arg(long)]
+        admin: bool,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+fn read_password(from_stdin: bool) -> anyhow::Result<String> {
+    use std::io::{BufRead, IsTerminal};
+    let stdin = std::io::stdin();
+    if from_stdin || !stdin.is_terminal() {
+        let mut line = String::new();
+        stdin
+            .lock()
+            .read_line(&mut line)
+            .context("reading the password")?;
+        return Ok(line.trim_end_matches(['\n', '\r']).to_owned());
+    }
+    let first = rpassword::prompt_password("Password: ").context("reading the password")?;
+    let again = rpassword::prompt_password("Password again: ").context("reading the password")?;
+    anyhow::ensure!(first == again, "the two passwords differ");
+    Ok(first)
 }
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
@@ -53,6 +89,24 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let db = Db::open(&cli.config).await?;
             crate::seed::seed(&db, count, size, seed, cli.config.max_doc_bytes).await?;
             db.close().await;
+            Ok(())
+        }
+        Command::User(UserCommand::Add {
+            name,
+            admin,
+            password_stdin,
+        }) => {
+            let password = read_password(password_stdin)?;
+            let db = Db::open(&cli.config).await?;
+            let created = crate::accounts::create_user(&db, &name, &password, admin).await;
+            db.close().await;
+            let user = created.map_err(|e| anyhow::anyhow!("{e}"))?;
+            let role = if user.is_admin {
+                "administrator"
+            } else {
+                "user"
+            };
+            println!("created {role} {}", user.username);
             Ok(())
         }
         Command::Config => {

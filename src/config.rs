@@ -52,6 +52,15 @@ pub struct Config {
     #[arg(long, global = true, env = "QUIRE_WORKERS", default_value_t = 0)]
     pub workers: usize,
 
+    /// Mark cookies `Secure` even when quire itself sees plain HTTP (behind a TLS proxy).
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_COOKIE_SECURE",
+        default_value_t = false
+    )]
+    pub cookie_secure: bool,
+
     /// Log filter in `tracing` syntax, e.g. `info` or `quire=debug,info`.
     #[arg(long, global = true, env = "QUIRE_LOG", default_value = "info")]
     pub log: String,
@@ -116,6 +125,7 @@ impl Config {
             "durability" => format!("{:?}", self.durability).to_lowercase(),
             "workers" => self.workers.to_string(),
             "log" => self.log.clone(),
+            "cookie_secure" => self.cookie_secure.to_string(),
             other => format!("<{other}>"),
         }
     }

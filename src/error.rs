@@ -14,6 +14,11 @@ pub enum AppError {
     NotFound,
     #[error("Bad request: {0}")]
     BadRequest(String),
+    #[error("Forbidden: {0}")]
+    Forbidden(String),
+    /// Not signed in: go to the sign-in page, then back to `next`.
+    #[error("Sign-in required")]
+    LoginRequired { next: String },
     /// The form comes back with the user's text and a message (413, 422).
     #[error("{message}")]
     Form {
@@ -74,6 +79,8 @@ impl ResponseError for AppError {
         match self {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::LoginRequired { .. } => StatusCode::SEE_OTHER,
             Self::Form { status, .. } => *status,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::UploadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -89,6 +96,19 @@ impl ResponseError for AppError {
                 pages::message(status, "Something went wrong", INTERNAL_TEXT)
             }
             Self::NotFound => pages::message(status, "Not found", NOT_FOUND_TEXT),
+            Self::Forbidden(why) => pages::message(status, "Not allowed", why),
+            Self::LoginRequired { next } => HttpResponse::SeeOther()
+                .insert_header((
+                    actix_web::http::header::LOCATION,
+                    format!(
+                        "/login?next={}",
+                        percent_encoding::utf8_percent_encode(
+                            next,
+                            percent_encoding::NON_ALPHANUMERIC
+                        )
+                    ),
+                ))
+                .finish(),
             Self::BadRequest(why) => pages::message(status, "That request was not understood", why),
             Self::UploadTooLarge { limit } => pages::message(
                 status,

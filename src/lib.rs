@@ -1,5 +1,6 @@
 //! quire: a self-hosted document web app. `app` is the one table of routes.
 
+pub mod accounts;
 pub mod cli;
 pub mod config;
 pub mod db;
@@ -11,7 +12,7 @@ pub mod web;
 
 use actix_web::web::{ServiceConfig, get, post, resource};
 
-use crate::web::{assets, documents as docs, health, history, search, trash};
+use crate::web::{assets, documents as docs, health, history, login, search, trash};
 
 /// Every route quire answers, top to bottom.
 pub fn app(cfg: &mut ServiceConfig) {
@@ -37,6 +38,12 @@ pub fn app(cfg: &mut ServiceConfig) {
         .route("/search", get().to(search::search_results))
         .route("/trash", get().to(trash::trash_list))
         .route("/trash/empty", post().to(trash::trash_empty))
+        .service(
+            resource("/login")
+                .route(get().to(login::login_form))
+                .route(post().to(login::login)),
+        )
+        .route("/logout", post().to(login::logout))
         .route("/healthz", get().to(health::healthz))
         .route("/readyz", get().to(health::readyz))
         .route("/static/{hash}/{name}", get().to(assets::serve));

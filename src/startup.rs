@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::web::form::FormLimit;
-use crate::web::{AppState, extractor_errors, layout, security_headers};
+use crate::web::{AppState, auth, extractor_errors, layout, security_headers};
 
 pub struct Application {
     port: u16,
@@ -37,6 +37,11 @@ impl Application {
             "quire is ready"
         );
         Ok(Self { port, server, db })
+    }
+
+    /// The database handle the server uses (for set-up in tests and tools).
+    pub fn db(&self) -> Db {
+        self.db.clone()
     }
 
     pub fn port(&self) -> u16 {
@@ -70,6 +75,7 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
             .configure(extractor_errors)
             .configure(crate::app)
             .default_service(web::to(not_found))
+            .wrap(from_fn(auth::wrap))
             .wrap(from_fn(layout::wrap))
             .wrap(security_headers())
             .wrap(TracingLogger::default())

@@ -67,3 +67,38 @@ fn help_lists_the_commands() {
         assert!(text.contains(cmd), "{cmd}");
     }
 }
+
+#[test]
+fn user_add_creates_an_account_that_can_sign_in_and_refuses_duplicates() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("q.db").display());
+    let add = |name: &str, password: &str| {
+        let mut child = quire()
+            .args(["user", "add", name, "--admin", "--password-stdin"])
+            .env("QUIRE_DATABASE_URL", &url)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        writeln!(child.stdin.take().unwrap(), "{password}").unwrap();
+        child.wait_with_output().unwrap()
+    };
+
+    let ok = add("admin", "a long enough password");
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("created administrator admin"));
+
+    let again = add("ADMIN", "another long password");
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("taken"));
+
+    let short = add("other", "short");
+    assert!(!short.status.success());
+    assert!(String::from_utf8_lossy(&short.stderr).contains("at least 10"));
+}

@@ -4,7 +4,7 @@
 use similar::{ChangeTag, TextDiff};
 
 use super::revisions::{self, Revision};
-use super::{DocError, DocId, Document, PAGE_SIZE, Valid, render_markdown, store};
+use super::{Author, DocError, DocId, Document, PAGE_SIZE, Valid, render_markdown, store};
 use crate::db::Db;
 
 async fn live(db: &Db, id: &DocId) -> Result<Document, DocError> {
@@ -39,7 +39,12 @@ pub async fn revision(
 }
 
 /// Makes an old revision's text the current one, as a new revision.
-pub async fn restore_revision(db: &Db, id: &DocId, rev: i64) -> Result<Document, DocError> {
+pub async fn restore_revision(
+    db: &Db,
+    id: &DocId,
+    rev: i64,
+    author: Option<Author<'_>>,
+) -> Result<Document, DocError> {
     let (_, old, text) = revision(db, id, rev).await?;
     let html = render_markdown(&text);
     let doc = Valid {
@@ -51,7 +56,7 @@ pub async fn restore_revision(db: &Db, id: &DocId, rev: i64) -> Result<Document,
         .await?
         .filter(|d| d.deleted_at.is_none())
         .ok_or(DocError::NotFound)?;
-    let saved = super::save_over(&mut tx, &current, &doc, &html).await?;
+    let saved = super::save_over(&mut tx, &current, &doc, &html, author).await?;
     tx.commit().await?;
     Ok(saved)
 }

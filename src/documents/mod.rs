@@ -72,6 +72,13 @@ pub fn group(n: usize) -> String {
     out
 }
 
+/// Who made a change: recorded as a document's owner and on each revision.
+#[derive(Clone, Copy, Debug)]
+pub struct Author<'a> {
+    pub user_id: i64,
+    pub name: &'a str,
+}
+
 /// A title and body that passed every rule, ready to store.
 #[derive(Debug, Clone)]
 pub struct Valid {
@@ -108,11 +115,12 @@ pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
-pub async fn create(db: &Db, doc: Valid) -> Result<Document, DocError> {
+pub async fn create(db: &Db, doc: Valid, author: Option<Author<'_>>) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
     let mut tx = db.begin_write().await?;
     let now = now_ms();
-    let created = store::insert(&mut tx, &DocId::random(), &doc, &html, now).await?;
+    let owner = author.map(|a| a.user_id);
+    let created = store::insert(&mut tx, &DocId::random(), &doc, &html, owner, now).await?;
     revisions::record(
         &mut tx,
         created.seq,
@@ -120,7 +128,7 @@ pub async fn create(db: &Db, doc: Valid) -> Result<Document, DocError> {
         &doc.title,
         &doc.body,
         None,
-        None,
+        author.map(|a| a.name),
         now,
     )
     .await?;
@@ -140,7 +148,7 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
     let now = now_ms();
     let mut tx = db.begin_write().await?;
     for (doc, html) in &rendered {
-        let created = store::insert(&mut tx, &DocId::random(), doc, html, now).await?;
+        let created = store::insert(&mut tx, &DocId::random(), doc, html, None, now).await?;
         revisions::record(
             &mut tx,
             created.seq,
@@ -163,7 +171,13 @@ pub async fn get(db: &Db, id: &DocId) -> Result<Document, DocError> {
 
 /// Saves `doc` over version `base`. If someone saved in between, nothing is written
 /// and the caller gets the current document back to show beside the user's text.
-pub async fn update(db: &Db, id: &DocId, base: i64, doc: Valid) -> Result<Document, DocError> {
+pub async fn update(
+    db: &Db,
+    id: &DocId,
+    base: i64,
+    doc: Valid,
+    author: Option<Author<'_>>,
+) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
     let mut tx = db.begin_write().await?;
     let current = store::find(&mut *tx, id)
@@ -175,7 +189,7 @@ pub async fn update(db: &Db, id: &DocId, base: i64, doc: Valid) -> Result<Docume
             current: Box::new(current),
         });
     }
-    let saved = save_over(&mut tx, &current, &doc, &html).await?;
+    let saved = save_over(&mut tx, &current, &doc, &html, author).await?;
     tx.commit().await?;
     Ok(saved)
 }
@@ -186,6 +200,7 @@ pub(super) async fn save_over(
     current: &Document,
     doc: &Valid,
     html: &str,
+    author: Option<Author<'_>>,
 ) -> Result<Document, DocError> {
     let saved = store::update(tx, current, doc, html, now_ms()).await?;
     revisions::record(
@@ -195,7 +210,7 @@ pub(super) async fn save_over(
         &saved.title,
         &saved.body,
         Some(&current.body),
-        None,
+        author.map(|a| a.name),
         saved.updated_at,
     )
     .await?;

@@ -47,12 +47,14 @@ pub async fn insert(
     id: &DocId,
     doc: &Valid,
     html: &str,
+    owner: Option<i64>,
     now: i64,
 ) -> Result<Document, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO documents
-             (id, title, size, body, html, render_version, version, created_at, updated_at, cjk)
-         VALUES (?1, ?2, length(CAST(?3 AS BLOB)), ?3, ?4, ?5, 1, ?6, ?6, ?7)
+             (id, title, size, body, html, render_version, version, created_at, updated_at, cjk,
+              owner_id)
+         VALUES (?1, ?2, length(CAST(?3 AS BLOB)), ?3, ?4, ?5, 1, ?6, ?6, ?7, ?8)
          RETURNING {COLUMNS}"
     )))
     .bind(id.as_str())
@@ -62,6 +64,7 @@ pub async fn insert(
     .bind(RENDER_VERSION)
     .bind(now)
     .bind(cjk::index_text(&doc.title, &doc.body))
+    .bind(owner)
     .fetch_one(conn)
     .await
 }

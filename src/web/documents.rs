@@ -4,10 +4,11 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
+use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, DocView, EditForm, EditPartial, ListPartial, Row, ShowPartial};
 use super::{AppState, done};
-use crate::documents::{self, DocError, DocId, Valid};
+use crate::documents::{self, Author, DocError, DocId, Valid};
 use crate::error::AppError;
 
 #[derive(Deserialize)]
@@ -18,6 +19,13 @@ pub struct PageQuery {
 impl PageQuery {
     pub fn page(self) -> i64 {
         self.page.unwrap_or(1).max(1)
+    }
+}
+
+pub fn author(user: &CurrentUser) -> Author<'_> {
+    Author {
+        user_id: user.0.id,
+        name: &user.0.username,
     }
 }
 
@@ -71,6 +79,7 @@ fn submitted(form: &FormData, id: Option<&DocId>, cap: usize) -> Result<EditForm
 pub async fn document_create(
     req: HttpRequest,
     state: web::Data<AppState>,
+    user: CurrentUser,
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
     let mine = submitted(&form, None, state.config.max_doc_bytes)?;
@@ -78,7 +87,7 @@ pub async fn document_create(
         Ok(v) => v,
         Err(e) => return Err(AppError::from_doc(e, mine)),
     };
-    let doc = documents::create(&state.db, valid)
+    let doc = documents::create(&state.db, valid, Some(author(&user)))
         .await
         .map_err(|e| AppError::from_doc(e, mine))?;
     Ok(done(&req, &format!("/d/{}", doc.id), "created", "Created."))
@@ -132,13 +141,16 @@ pub async fn document_edit(
 pub async fn document_update(
     req: HttpRequest,
     state: web::Data<AppState>,
+    user: CurrentUser,
     id: web::Path<String>,
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let mine = submitted(&form, Some(&id), state.config.max_doc_bytes)?;
     let saved = match Valid::parse(&mine.title, &mine.body, mine.cap) {
-        Ok(valid) => documents::update(&state.db, &id, mine.version, valid).await,
+        Ok(valid) => {
+            documents::update(&state.db, &id, mine.version, valid, Some(author(&user))).await
+        }
         Err(e) => Err(e),
     };
     match saved {

@@ -5,7 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::documents::{PageQuery, parse_id};
+use super::auth::CurrentUser;
+use super::documents::{PageQuery, author, parse_id};
 use super::pages::{self, fmt_time, iso_time};
 use super::{AppState, done};
 use crate::documents::{self, DiffLine, Revision, human_size};
@@ -18,6 +19,7 @@ pub struct RevRow {
     pub when_iso: String,
     pub size: String,
     pub summary: String,
+    pub author: String,
     pub current: bool,
 }
 
@@ -37,6 +39,7 @@ impl RevRow {
             when_iso: iso_time(r.created_at),
             size: human_size(r.size.max(0) as usize),
             summary,
+            author: r.author.clone().unwrap_or_default(),
             current: r.rev == current_version,
         }
     }
@@ -172,11 +175,12 @@ pub async fn revision_diff(
 pub async fn revision_restore(
     req: HttpRequest,
     state: web::Data<AppState>,
+    user: CurrentUser,
     path: web::Path<(String, i64)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, rev) = path.into_inner();
     let id = parse_id(&id)?;
-    let saved = documents::restore_revision(&state.db, &id, rev).await?;
+    let saved = documents::restore_revision(&state.db, &id, rev, Some(author(&user))).await?;
     Ok(done(
         &req,
         &format!("/d/{}", saved.id),

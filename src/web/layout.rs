@@ -2,6 +2,7 @@
 //! request gets it inside the layout, an htmx request that targets an element gets
 //! the partial alone (with a `<title>` htmx moves into the head).
 
+use actix_web::HttpMessage;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderMap, HeaderValue};
@@ -9,12 +10,15 @@ use actix_web::middleware::Next;
 use askama::Template;
 
 use super::assets;
+use super::auth::{CSRF_PLACEHOLDER, CsrfToken};
 use super::pages::Fragment;
+use crate::accounts::User;
 
 #[derive(Template)]
 #[template(path = "layout.html")]
 struct Layout<'a> {
     title: &'a str,
+    user: Option<String>,
     content: &'a str,
     flash: Option<&'static str>,
     css: String,
@@ -87,6 +91,11 @@ pub async fn wrap(
     } else {
         Layout {
             title: &title,
+            user: res
+                .request()
+                .extensions()
+                .get::<User>()
+                .map(|u| u.username.clone()),
             content: &html,
             flash,
             css: assets::url("style.css"),
@@ -96,5 +105,12 @@ pub async fn wrap(
         .render()
     }
     .map_err(actix_web::error::ErrorInternalServerError)?;
+    let token = res
+        .request()
+        .extensions()
+        .get::<CsrfToken>()
+        .map(|t| t.0.clone())
+        .unwrap_or_default();
+    let body = body.replace(CSRF_PLACEHOLDER, &token);
     Ok(res.map_body(|_, _| BoxBody::new(body)))
 }

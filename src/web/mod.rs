@@ -2,11 +2,13 @@
 //! route in one table.
 
 pub mod assets;
+pub mod auth;
 pub mod documents;
 pub mod form;
 pub mod health;
 pub mod history;
 pub mod layout;
+pub mod login;
 pub mod pages;
 pub mod search;
 pub mod trash;

@@ -1,16 +1,24 @@
 //! `spawn_app()`: the real server on a random port over a fresh database file.
 
+use quire::accounts::{self, AccountError};
 use quire::config::Config;
+use quire::db::Db;
 use quire::startup::Application;
 use reqwest::{Response, StatusCode, header};
 use tempfile::TempDir;
 
 pub struct TestApp {
     pub address: String,
+    /// Signed in as the admin `alice`, cookies kept.
     pub client: reqwest::Client,
+    /// The CSRF token `client` must send with state-changing requests.
+    pub csrf: String,
     pub config: Config,
     pub dir: TempDir,
+    pub db: Db,
 }
+
+pub const PASSWORD: &str = "correct horse battery staple";
 
 pub async fn spawn_app() -> TestApp {
     spawn_with(|_| {}).await
@@ -32,17 +40,69 @@ pub async fn start(config: Config, dir: TempDir) -> TestApp {
         .await
         .expect("the app starts");
     let address = format!("http://127.0.0.1:{}", app.port());
+    let db = app.db();
     tokio::spawn(app.run_until_stopped());
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .expect("client");
+    match accounts::create_user(&db, "alice", PASSWORD, true).await {
+        Ok(_) | Err(AccountError::Taken) => {}
+        Err(e) => panic!("creating the test admin: {e}"),
+    }
+    let (client, csrf) = sign_in(&address, "alice", PASSWORD).await;
     TestApp {
         address,
         client,
+        csrf,
         config,
         dir,
+        db,
     }
+}
+
+pub fn new_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .cookie_store(true)
+        .build()
+        .expect("client")
+}
+
+/// The CSRF token a page carries in its forms.
+pub fn csrf_of(html: &str) -> String {
+    html.split(r#"name="csrf" value=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page has a CSRF field")
+        .to_owned()
+}
+
+/// A fresh browser: fetches the sign-in page (and its CSRF cookie).
+pub async fn anonymous(address: &str) -> (reqwest::Client, String) {
+    let client = new_client();
+    let page = client
+        .get(format!("{address}/login"))
+        .send()
+        .await
+        .expect("GET /login")
+        .text()
+        .await
+        .expect("body");
+    (client, csrf_of(&page))
+}
+
+pub async fn sign_in(address: &str, username: &str, password: &str) -> (reqwest::Client, String) {
+    let (client, csrf) = anonymous(address).await;
+    let res = client
+        .post(format!("{address}/login"))
+        .form(&[
+            ("username", username),
+            ("password", password),
+            ("csrf", &csrf),
+            ("next", "/"),
+        ])
+        .send()
+        .await
+        .expect("POST /login");
+    assert_eq!(res.status(), StatusCode::SEE_OTHER, "sign-in as {username}");
+    (client, csrf)
 }
 
 impl TestApp {
@@ -64,22 +124,39 @@ impl TestApp {
             .expect("GET")
     }
 
-    pub async fn get_text(&self, path: &str) -> (StatusCode, String) {
-        let res = self.get(path).await;
-        let status = res.status();
-        (status, res.text().await.expect("body"))
-    }
-
-    pub async fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> Response {
+    /// A post as htmx sends it: CSRF in a header, aimed at `#main`.
+    pub async fn post_htmx(&self, path: &str, fields: &[(&str, &str)]) -> Response {
         self.client
             .post(format!("{}{}", self.address, path))
+            .header("HX-Request", "true")
+            .header("HX-Target", "main")
+            .header("X-CSRF-Token", &self.csrf)
             .form(fields)
             .send()
             .await
             .expect("POST")
     }
 
-    pub async fn post_raw(&self, path: &str, body: Vec<u8>) -> Response {
+    pub async fn get_text(&self, path: &str) -> (StatusCode, String) {
+        let res = self.get(path).await;
+        let status = res.status();
+        (status, res.text().await.expect("body"))
+    }
+
+    /// A form post with the CSRF field added, as the browser's form would send it.
+    pub async fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> Response {
+        let mut fields = fields.to_vec();
+        fields.push(("csrf", &self.csrf));
+        self.client
+            .post(format!("{}{}", self.address, path))
+            .form(&fields)
+            .send()
+            .await
+            .expect("POST")
+    }
+
+    pub async fn post_raw(&self, path: &str, mut body: Vec<u8>) -> Response {
+        body.extend_from_slice(format!("&csrf={}", self.csrf).as_bytes());
         self.client
             .post(format!("{}{}", self.address, path))
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")

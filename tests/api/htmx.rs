@@ -41,14 +41,11 @@ async fn htmx_save_loads_the_page_in_place_and_announces_it() {
     let id = app.create_document("Inline", "v1").await;
 
     let res = app
-        .client
-        .post(format!("{}/d/{id}", app.address))
-        .header("HX-Request", "true")
-        .header("HX-Target", "main")
-        .form(&[("title", "Inline"), ("body", "v2"), ("version", "1")])
-        .send()
-        .await
-        .unwrap();
+        .post_htmx(
+            &format!("/d/{id}"),
+            &[("title", "Inline"), ("body", "v2"), ("version", "1")],
+        )
+        .await;
 
     assert_eq!(res.status(), StatusCode::OK);
     let location = res.headers()["hx-location"].to_str().unwrap().to_owned();
@@ -71,14 +68,11 @@ async fn htmx_conflict_swaps_in_the_conflict_view() {
     app.save(&id, "C", "v2", 1).await;
 
     let res = app
-        .client
-        .post(format!("{}/d/{id}", app.address))
-        .header("HX-Request", "true")
-        .header("HX-Target", "main")
-        .form(&[("title", "C"), ("body", "my v2"), ("version", "1")])
-        .send()
-        .await
-        .unwrap();
+        .post_htmx(
+            &format!("/d/{id}"),
+            &[("title", "C"), ("body", "my v2"), ("version", "1")],
+        )
+        .await;
 
     assert_eq!(res.status(), StatusCode::CONFLICT);
     let part = res.text().await.unwrap();

@@ -1,3 +1,4 @@
+mod accounts;
 mod concurrency;
 mod documents;
 mod helpers;

@@ -1,0 +1,89 @@
+//! Sessions: a random 256-bit token in the cookie, its SHA-256 in the database.
+
+use sha2::{Digest, Sha256};
+
+use super::{User, audit};
+use crate::db::Db;
+use crate::documents::now_ms;
+
+/// A session unused this long ends.
+pub const SESSION_IDLE_MS: i64 = 7 * 24 * 3600 * 1000;
+/// No session lives longer than this, used or not.
+pub const SESSION_ABSOLUTE_MS: i64 = 30 * 24 * 3600 * 1000;
+/// `last_seen` is written at most this often, so page views stay reads.
+const TOUCH_EVERY_MS: i64 = 5 * 60 * 1000;
+
+pub fn random_token() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn token_hash(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+pub async fn start_session(db: &Db, user: &User) -> Result<String, sqlx::Error> {
+    let token = random_token();
+    let now = now_ms();
+    let mut tx = db.begin_write().await?;
+    sqlx::query(
+        "INSERT INTO sessions (token_hash, user_id, created_at, last_seen) VALUES (?1, ?2, ?3, ?3)",
+    )
+    .bind(token_hash(&token))
+    .bind(user.id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// The signed-in user for a cookie token, if the session is live and the account
+/// enabled. One read; a write only when `last_seen` is several minutes old.
+pub async fn session_user(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error> {
+    if token.len() != 64 {
+        return Ok(None);
+    }
+    let now = now_ms();
+    let hash = token_hash(token);
+    let row: Option<(i64, String, bool, i64)> = sqlx::query_as(
+        "SELECT u.id, u.username, u.is_admin, s.last_seen
+         FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.token_hash = ?1 AND u.disabled_at IS NULL
+           AND s.last_seen > ?2 AND s.created_at > ?3",
+    )
+    .bind(&hash)
+    .bind(now - SESSION_IDLE_MS)
+    .bind(now - SESSION_ABSOLUTE_MS)
+    .fetch_optional(&db.read)
+    .await?;
+    let Some((id, username, is_admin, last_seen)) = row else {
+        return Ok(None);
+    };
+    if now - last_seen > TOUCH_EVERY_MS {
+        sqlx::query("UPDATE sessions SET last_seen = ?1 WHERE token_hash = ?2")
+            .bind(now)
+            .bind(&hash)
+            .execute(&db.write)
+            .await?;
+    }
+    Ok(Some(User {
+        id,
+        username,
+        is_admin,
+    }))
+}
+
+pub async fn end_session(db: &Db, token: &str, user: Option<&User>) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin_write().await?;
+    sqlx::query("DELETE FROM sessions WHERE token_hash = ?1")
+        .bind(token_hash(token))
+        .execute(&mut *tx)
+        .await?;
+    if let Some(u) = user {
+        audit(&mut tx, Some(u.id), "logout", "").await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,176 @@
+//! Who is asking, and may they: the session cookie, the CSRF check on every
+//! state-changing request, and the redirect to sign in. One middleware, so no
+//! route can forget it.
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::{Method, header};
+use actix_web::middleware::Next;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError, web};
+use futures_util::StreamExt;
+
+use super::AppState;
+use super::form::{FormData, FormLimit};
+use crate::accounts::{self, User};
+use crate::error::AppError;
+
+pub const SESSION_COOKIE: &str = "quire_session";
+pub const CSRF_COOKIE: &str = "quire_csrf";
+pub const CSRF_FIELD: &str = "csrf";
+pub const CSRF_HEADER: &str = "x-csrf-token";
+/// Templates write this where the request's CSRF token goes; the layout
+/// middleware fills it in, so no handler has to thread the token through.
+pub const CSRF_PLACEHOLDER: &str = "__QUIRE_CSRF__";
+
+/// The token this browser must send back with every state-changing request.
+#[derive(Clone)]
+pub struct CsrfToken(pub String);
+
+fn is_public(path: &str) -> bool {
+    matches!(path, "/login" | "/healthz" | "/readyz") || path.starts_with("/static/")
+}
+
+fn valid_token(t: &str) -> bool {
+    t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+pub fn cookie<'a>(name: &'a str, value: String, secure: bool) -> Cookie<'a> {
+    Cookie::build(name, value)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .finish()
+}
+
+/// Reads an urlencoded body (up to the form limit) to find the CSRF field, then
+/// puts the bytes back for the handler.
+async fn form_token(req: &mut ServiceRequest) -> Result<Option<String>, AppError> {
+    let limit = req
+        .app_data::<web::Data<FormLimit>>()
+        .map_or(FormLimit::for_cap(262_144).0, |l| l.0);
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return Err(AppError::UploadTooLarge { limit });
+    }
+    let mut payload = req.take_payload();
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| AppError::BadRequest(format!("Upload failed: {e}")))?;
+        if body.len() + chunk.len() > limit {
+            return Err(AppError::UploadTooLarge { limit });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    let body = body.freeze();
+    let token = FormData::parse(&body)?.get(CSRF_FIELD).map(str::to_owned);
+    req.set_payload(Payload::from(body));
+    Ok(token)
+}
+
+pub async fn wrap(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
+    let existing = req
+        .cookie(CSRF_COOKIE)
+        .map(|c| c.value().to_owned())
+        .filter(|t| valid_token(t));
+    let issue_cookie = existing.is_none();
+    let csrf = existing.unwrap_or_else(accounts::random_token);
+    req.extensions_mut().insert(CsrfToken(csrf.clone()));
+
+    let user = match req.cookie(SESSION_COOKIE) {
+        Some(c) => accounts::session_user(&state.db, c.value())
+            .await
+            .map_err(|e| AppError::Internal(e.into()))?,
+        None => None,
+    };
+    if let Some(u) = &user {
+        req.extensions_mut().insert(u.clone());
+    }
+
+    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let refusal = if safe {
+        None
+    } else {
+        let header_token = req
+            .headers()
+            .get(CSRF_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let sent = match header_token {
+            Some(t) => Ok(Some(t)),
+            None => form_token(&mut req).await,
+        };
+        match sent {
+            Ok(Some(t)) if !issue_cookie && t == csrf => None,
+            Ok(_) => Some(AppError::Forbidden(
+                "This form has expired or did not come from quire. Go back, reload the page \
+                 (copy your text first if you typed any) and try again."
+                    .into(),
+            )),
+            Err(e) => Some(e),
+        }
+    };
+    let refusal = refusal.or_else(|| {
+        (user.is_none() && !is_public(req.path())).then(|| {
+            let target = match req.query_string() {
+                "" => req.path().to_owned(),
+                q => format!("{}?{q}", req.path()),
+            };
+            AppError::LoginRequired { next: target }
+        })
+    });
+
+    let secure = state.config.cookie_secure || req.connection_info().scheme() == "https";
+    let mut res = match refusal {
+        Some(err) => {
+            let (http_req, _) = req.into_parts();
+            ServiceResponse::new(http_req, err.error_response())
+        }
+        None => next.call(req).await?.map_into_boxed_body(),
+    };
+    if issue_cookie {
+        let mut c = cookie(CSRF_COOKIE, csrf, secure);
+        c.set_max_age(CookieDuration::days(365));
+        res.response_mut().add_cookie(&c)?;
+    }
+    Ok(res)
+}
+
+/// The signed-in user, put there by `wrap`.
+pub struct CurrentUser(pub User);
+
+impl FromRequest for CurrentUser {
+    type Error = AppError;
+    type Future = std::future::Ready<Result<Self, AppError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(
+            req.extensions()
+                .get::<User>()
+                .cloned()
+                .map(CurrentUser)
+                .ok_or_else(|| AppError::LoginRequired {
+                    next: req.path().to_owned(),
+                }),
+        )
+    }
+}
+
+/// Where to go after signing in: only paths on this site.
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_owned(),
+        _ => "/".to_owned(),
+    }
+}

@@ -1,0 +1,111 @@
+//! Signing in and out.
+
+use actix_web::cookie::time::Duration as CookieDuration;
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::AppState;
+use super::auth::{self, SESSION_COOKIE, safe_next};
+use super::form::FormData;
+use super::pages;
+use crate::accounts::{self, AccountError, User};
+use crate::error::AppError;
+
+#[derive(Template)]
+#[template(path = "login_partial.html")]
+struct LoginPartial<'a> {
+    username: &'a str,
+    next: &'a str,
+    error: Option<&'a str>,
+}
+
+#[derive(Deserialize)]
+pub struct NextQuery {
+    next: Option<String>,
+}
+
+pub async fn login_form(req: HttpRequest, query: web::Query<NextQuery>) -> HttpResponse {
+    let next = safe_next(query.next.as_deref());
+    if req.extensions().get::<User>().is_some() {
+        return HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, next))
+            .finish();
+    }
+    pages::fragment(
+        StatusCode::OK,
+        "Sign in",
+        &LoginPartial {
+            username: "",
+            next: &next,
+            error: None,
+        },
+    )
+}
+
+pub async fn login(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let username = form.get("username").unwrap_or_default();
+    let password = form.get("password").unwrap_or_default();
+    let next = safe_next(form.get("next"));
+    let address = req
+        .peer_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_default();
+    let refused = |status: StatusCode, message: &str| {
+        pages::fragment(
+            status,
+            "Sign in",
+            &LoginPartial {
+                username,
+                next: &next,
+                error: Some(message),
+            },
+        )
+    };
+    match accounts::authenticate(&state.db, username, password, &address).await {
+        Ok(user) => {
+            let token = accounts::start_session(&state.db, &user)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            let secure = state.config.cookie_secure || req.connection_info().scheme() == "https";
+            let mut res = HttpResponse::SeeOther()
+                .insert_header((header::LOCATION, next.clone()))
+                .finish();
+            res.add_cookie(&auth::cookie(SESSION_COOKIE, token, secure))
+                .map_err(|e| AppError::Internal(e.into()))?;
+            Ok(res)
+        }
+        Err(e @ AccountError::WrongCredentials) => {
+            Ok(refused(StatusCode::UNAUTHORIZED, &e.to_string()))
+        }
+        Err(e @ AccountError::RateLimited { .. }) => {
+            Ok(refused(StatusCode::TOO_MANY_REQUESTS, &e.to_string()))
+        }
+        Err(e) => Err(AppError::Internal(anyhow::anyhow!(e))),
+    }
+}
+
+pub async fn logout(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    let user = req.extensions().get::<User>().cloned();
+    if let Some(c) = req.cookie(SESSION_COOKIE) {
+        accounts::end_session(&state.db, c.value(), user.as_ref())
+            .await
+            .map_err(|e| AppError::Internal(e.into()))?;
+    }
+    let mut gone = auth::cookie(SESSION_COOKIE, String::new(), false);
+    gone.set_max_age(CookieDuration::ZERO);
+    let mut res = HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, "/login"))
+        .finish();
+    res.add_cookie(&gone)
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(res)
+}
