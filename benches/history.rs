@@ -87,11 +87,11 @@ fn oldest_of_1000(c: &mut Criterion) {
     });
     c.bench_function("history/read oldest of 1000 revisions (10 KB)", |b| {
         b.to_async(&rt)
-            .iter(|| async { documents::revision(&db, &id, 1).await.unwrap() })
+            .iter(|| async { documents::revision(&db, &id, 1, None).await.unwrap() })
     });
     c.bench_function("history/read newest of 1000 revisions (10 KB)", |b| {
         b.to_async(&rt)
-            .iter(|| async { documents::revision(&db, &id, 1000).await.unwrap() })
+            .iter(|| async { documents::revision(&db, &id, 1000, None).await.unwrap() })
     });
 }
 

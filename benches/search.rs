@@ -68,7 +68,7 @@ fn main() {
             let mut hits = 0;
             for _ in 0..rounds {
                 let t = Instant::now();
-                hits = documents::search(&db, q, 50).await.len();
+                hits = documents::search(&db, q, 50, None).await.len();
                 let ns = t.elapsed().as_nanos() as u64;
                 h.record(ns).unwrap();
                 all.record(ns).unwrap();

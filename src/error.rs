@@ -45,6 +45,18 @@ impl AppError {
         let form = Box::new(form);
         match err {
             DocError::NotFound => Self::NotFound,
+            DocError::Forbidden => Self::Form {
+                status: StatusCode::FORBIDDEN,
+                message: "You may read this document but not change it. Your text is below; \
+                          copy it, or ask the owner for edit access."
+                    .into(),
+                form,
+            },
+            DocError::Invalid(message) => Self::Form {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                message,
+                form,
+            },
             DocError::Stale { current } => Self::Conflict {
                 mine: form,
                 current,
@@ -68,6 +80,7 @@ impl From<DocError> for AppError {
     fn from(err: DocError) -> Self {
         match err {
             DocError::NotFound => Self::NotFound,
+            DocError::Forbidden => Self::Forbidden(err.to_string()),
             DocError::Db(e) => Self::Internal(e.into()),
             other => Self::BadRequest(other.to_string()),
         }

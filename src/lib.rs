@@ -12,7 +12,7 @@ pub mod web;
 
 use actix_web::web::{ServiceConfig, get, post, resource};
 
-use crate::web::{assets, documents as docs, health, history, login, search, trash};
+use crate::web::{assets, documents as docs, health, history, login, search, sharing, trash};
 
 /// Every route quire answers, top to bottom.
 pub fn app(cfg: &mut ServiceConfig) {
@@ -27,6 +27,12 @@ pub fn app(cfg: &mut ServiceConfig) {
         )
         .route("/d/{id}/edit", get().to(docs::document_edit))
         .route("/d/{id}/delete", post().to(docs::document_delete))
+        .service(
+            resource("/d/{id}/share")
+                .route(get().to(sharing::share_page))
+                .route(post().to(sharing::share_update)),
+        )
+        .route("/p/{token}", get().to(sharing::public_show))
         .route("/d/{id}/history", get().to(history::document_history))
         .route("/d/{id}/r/{rev}", get().to(history::revision_show))
         .route(

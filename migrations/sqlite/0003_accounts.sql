@@ -36,3 +36,22 @@ CREATE TABLE audit_log (
 ) STRICT;
 
 ALTER TABLE documents ADD COLUMN owner_id INTEGER REFERENCES users (id) ON DELETE SET NULL;
+
+-- Who may see a document besides its owner: nobody ('private'), every signed-in
+-- user to read ('read') or to edit ('edit'), plus named users in document_shares.
+-- Documents without an owner (imported or seeded from the command line) are
+-- treated as 'edit' for every signed-in user.
+ALTER TABLE documents ADD COLUMN visibility TEXT NOT NULL DEFAULT 'private'
+    CHECK (visibility IN ('private', 'read', 'edit'));
+-- An unguessable token for a read-only public link; NULL when there is none.
+ALTER TABLE documents ADD COLUMN public_token TEXT;
+CREATE UNIQUE INDEX documents_by_public_token ON documents (public_token)
+    WHERE public_token IS NOT NULL;
+
+CREATE TABLE document_shares (
+    doc_seq  INTEGER NOT NULL REFERENCES documents (seq) ON DELETE CASCADE,
+    user_id  INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    can_edit INTEGER NOT NULL CHECK (can_edit IN (0, 1)),
+    PRIMARY KEY (doc_seq, user_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX document_shares_by_user ON document_shares (user_id);

@@ -4,11 +4,11 @@
 use similar::{ChangeTag, TextDiff};
 
 use super::revisions::{self, Revision};
-use super::{Author, DocError, DocId, Document, PAGE_SIZE, Valid, render_markdown, store};
+use super::{Access, Actor, DocError, DocId, Document, PAGE_SIZE, Valid, access, render_markdown};
 use crate::db::Db;
 
-async fn live(db: &Db, id: &DocId) -> Result<Document, DocError> {
-    store::find(&db.read, id).await?.ok_or(DocError::NotFound)
+async fn readable(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
+    access::authorize(&db.read, id, actor, Access::Read).await
 }
 
 /// One page of a document's revisions, newest first, and whether more follow.
@@ -16,8 +16,9 @@ pub async fn history(
     db: &Db,
     id: &DocId,
     page: i64,
+    actor: Option<Actor<'_>>,
 ) -> Result<(Document, Vec<Revision>, bool), DocError> {
-    let doc = live(db, id).await?;
+    let doc = readable(db, id, actor).await?;
     let mut revs = revisions::list(&db.read, doc.seq, page.max(1), PAGE_SIZE).await?;
     let more = revs.len() as i64 > PAGE_SIZE;
     revs.truncate(PAGE_SIZE as usize);
@@ -29,8 +30,9 @@ pub async fn revision(
     db: &Db,
     id: &DocId,
     rev: i64,
+    actor: Option<Actor<'_>>,
 ) -> Result<(Document, Revision, String), DocError> {
-    let doc = live(db, id).await?;
+    let doc = readable(db, id, actor).await?;
     let found = revisions::find(&db.read, doc.seq, rev)
         .await?
         .ok_or(DocError::NotFound)?;
@@ -43,20 +45,20 @@ pub async fn restore_revision(
     db: &Db,
     id: &DocId,
     rev: i64,
-    author: Option<Author<'_>>,
+    actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
-    let (_, old, text) = revision(db, id, rev).await?;
+    let (_, old, text) = revision(db, id, rev, actor).await?;
     let html = render_markdown(&text);
     let doc = Valid {
         title: old.title,
         body: text,
     };
     let mut tx = db.begin_write().await?;
-    let current = store::find(&mut *tx, id)
-        .await?
-        .filter(|d| d.deleted_at.is_none())
-        .ok_or(DocError::NotFound)?;
-    let saved = super::save_over(&mut tx, &current, &doc, &html, author).await?;
+    let current = access::authorize(&mut *tx, id, actor, Access::Edit).await?;
+    if current.deleted_at.is_some() {
+        return Err(DocError::NotFound);
+    }
+    let saved = super::save_over(&mut tx, &current, &doc, &html, actor).await?;
     tx.commit().await?;
     Ok(saved)
 }
@@ -88,9 +90,15 @@ pub struct Diff {
 }
 
 /// A line diff with changed words marked, three lines of context around each change.
-pub async fn revision_diff(db: &Db, id: &DocId, from: i64, to: i64) -> Result<Diff, DocError> {
-    let (doc, from_rev, old) = revision(db, id, from).await?;
-    let (_, to_rev, new) = revision(db, id, to).await?;
+pub async fn revision_diff(
+    db: &Db,
+    id: &DocId,
+    from: i64,
+    to: i64,
+    actor: Option<Actor<'_>>,
+) -> Result<Diff, DocError> {
+    let (doc, from_rev, old) = revision(db, id, from, actor).await?;
+    let (_, to_rev, new) = revision(db, id, to, actor).await?;
     Ok(Diff {
         title_changed: from_rev.title != to_rev.title,
         lines: diff_lines(&old, &new),

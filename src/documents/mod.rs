@@ -1,6 +1,7 @@
 //! The documents domain: what a valid document is, and the operations on it. Knows
 //! nothing of HTTP; every rule here is checked before anything touches the database.
 
+pub mod access;
 mod cjk;
 mod history;
 mod id;
@@ -9,6 +10,7 @@ mod revisions;
 mod search;
 mod store;
 
+pub use access::{Access, Actor};
 pub use history::{Diff, DiffLine, LineKind, history, restore_revision, revision, revision_diff};
 pub use id::DocId;
 pub use render::{RENDER_VERSION, render_markdown};
@@ -32,6 +34,10 @@ pub enum DocError {
     TooLarge { size: usize, cap: usize },
     #[error("No such document.")]
     NotFound,
+    #[error("You may read this document but not change it.")]
+    Forbidden,
+    #[error("{0}")]
+    Invalid(String),
     #[error("This document was changed since you opened it.")]
     Stale { current: Box<Document> },
     #[error(transparent)]
@@ -72,13 +78,6 @@ pub fn group(n: usize) -> String {
     out
 }
 
-/// Who made a change: recorded as a document's owner and on each revision.
-#[derive(Clone, Copy, Debug)]
-pub struct Author<'a> {
-    pub user_id: i64,
-    pub name: &'a str,
-}
-
 /// A title and body that passed every rule, ready to store.
 #[derive(Debug, Clone)]
 pub struct Valid {
@@ -115,11 +114,11 @@ pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
-pub async fn create(db: &Db, doc: Valid, author: Option<Author<'_>>) -> Result<Document, DocError> {
+pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
     let mut tx = db.begin_write().await?;
     let now = now_ms();
-    let owner = author.map(|a| a.user_id);
+    let owner = actor.map(|a| a.user_id);
     let created = store::insert(&mut tx, &DocId::random(), &doc, &html, owner, now).await?;
     revisions::record(
         &mut tx,
@@ -128,7 +127,7 @@ pub async fn create(db: &Db, doc: Valid, author: Option<Author<'_>>) -> Result<D
         &doc.title,
         &doc.body,
         None,
-        author.map(|a| a.name),
+        actor.map(|a| a.name),
         now,
     )
     .await?;
@@ -165,8 +164,9 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
     Ok(rendered.len())
 }
 
-pub async fn get(db: &Db, id: &DocId) -> Result<Document, DocError> {
-    store::find(&db.read, id).await?.ok_or(DocError::NotFound)
+/// A document the actor may read (in the trash or not).
+pub async fn get(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
+    access::authorize(&db.read, id, actor, Access::Read).await
 }
 
 /// Saves `doc` over version `base`. If someone saved in between, nothing is written
@@ -176,20 +176,20 @@ pub async fn update(
     id: &DocId,
     base: i64,
     doc: Valid,
-    author: Option<Author<'_>>,
+    actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
     let mut tx = db.begin_write().await?;
-    let current = store::find(&mut *tx, id)
-        .await?
-        .filter(|d| d.deleted_at.is_none())
-        .ok_or(DocError::NotFound)?;
+    let current = access::authorize(&mut *tx, id, actor, Access::Edit).await?;
+    if current.deleted_at.is_some() {
+        return Err(DocError::NotFound);
+    }
     if current.version != base {
         return Err(DocError::Stale {
             current: Box::new(current),
         });
     }
-    let saved = save_over(&mut tx, &current, &doc, &html, author).await?;
+    let saved = save_over(&mut tx, &current, &doc, &html, actor).await?;
     tx.commit().await?;
     Ok(saved)
 }
@@ -200,7 +200,7 @@ pub(super) async fn save_over(
     current: &Document,
     doc: &Valid,
     html: &str,
-    author: Option<Author<'_>>,
+    actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     let saved = store::update(tx, current, doc, html, now_ms()).await?;
     revisions::record(
@@ -210,7 +210,7 @@ pub(super) async fn save_over(
         &saved.title,
         &saved.body,
         Some(&current.body),
-        author.map(|a| a.name),
+        actor.map(|a| a.name),
         saved.updated_at,
     )
     .await?;
@@ -218,8 +218,9 @@ pub(super) async fn save_over(
 }
 
 /// Moves a live document to the trash; it can be restored until the trash is emptied.
-pub async fn trash(db: &Db, id: &DocId) -> Result<(), DocError> {
+pub async fn trash(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
     let mut tx = db.begin_write().await?;
+    access::authorize(&mut *tx, id, actor, Access::Own).await?;
     if !store::set_deleted(&mut tx, id, Some(now_ms())).await? {
         return Err(DocError::NotFound);
     }
@@ -227,8 +228,9 @@ pub async fn trash(db: &Db, id: &DocId) -> Result<(), DocError> {
     Ok(())
 }
 
-pub async fn restore(db: &Db, id: &DocId) -> Result<(), DocError> {
+pub async fn restore(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
     let mut tx = db.begin_write().await?;
+    access::authorize(&mut *tx, id, actor, Access::Own).await?;
     if !store::set_deleted(&mut tx, id, None).await? {
         return Err(DocError::NotFound);
     }
@@ -237,23 +239,33 @@ pub async fn restore(db: &Db, id: &DocId) -> Result<(), DocError> {
 }
 
 /// Deletes every document in the trash for good; returns how many.
-pub async fn empty_trash(db: &Db) -> Result<u64, DocError> {
+pub async fn empty_trash(db: &Db, actor: Option<Actor<'_>>) -> Result<u64, DocError> {
     let mut tx = db.begin_write().await?;
-    let n = store::purge_trash(&mut tx).await?;
+    let n = store::purge_trash(&mut tx, access::viewer(actor)).await?;
     tx.commit().await?;
     Ok(n)
 }
 
 /// One page of live documents, newest first, and whether another page follows.
-pub async fn list(db: &Db, page: i64) -> Result<(Vec<Summary>, bool), DocError> {
-    let mut rows = store::list_live(&db.read, page.max(1), PAGE_SIZE).await?;
+pub async fn list(
+    db: &Db,
+    page: i64,
+    actor: Option<Actor<'_>>,
+) -> Result<(Vec<Summary>, bool), DocError> {
+    let viewer = access::viewer(actor);
+    let mut rows = store::list_live(&db.read, page.max(1), PAGE_SIZE, viewer).await?;
     let more = rows.len() as i64 > PAGE_SIZE;
     rows.truncate(PAGE_SIZE as usize);
     Ok((rows, more))
 }
 
-pub async fn list_trash(db: &Db, page: i64) -> Result<(Vec<Summary>, bool), DocError> {
-    let mut rows = store::list_trash(&db.read, page.max(1), PAGE_SIZE).await?;
+pub async fn list_trash(
+    db: &Db,
+    page: i64,
+    actor: Option<Actor<'_>>,
+) -> Result<(Vec<Summary>, bool), DocError> {
+    let viewer = access::viewer(actor);
+    let mut rows = store::list_trash(&db.read, page.max(1), PAGE_SIZE, viewer).await?;
     let more = rows.len() as i64 > PAGE_SIZE;
     rows.truncate(PAGE_SIZE as usize);
     Ok((rows, more))

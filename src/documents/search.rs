@@ -4,7 +4,7 @@
 
 use sqlx::SqlitePool;
 
-use super::cjk;
+use super::{Actor, access, cjk};
 use crate::db::Db;
 
 /// Longest query looked at; the rest is ignored rather than refused.
@@ -144,13 +144,20 @@ impl Hit {
     }
 }
 
-async fn run(pool: &SqlitePool, sql: &'static str, expr: &str, limit: i64) -> Vec<Hit> {
-    let found = sqlx::query_as(sql)
+async fn run(
+    pool: &SqlitePool,
+    sql: &str,
+    expr: &str,
+    limit: i64,
+    viewer: Option<i64>,
+) -> Vec<Hit> {
+    let found = sqlx::query_as(sqlx::AssertSqlSafe(sql.to_owned()))
         .bind(expr)
         .bind(OPEN)
         .bind(CLOSE)
         .bind(limit)
         .bind(RANKED_AT_MOST)
+        .bind(viewer)
         .fetch_all(pool)
         .await;
     // The translation only ever produces quoted tokens, so an error here is a bug,
@@ -166,10 +173,11 @@ async fn run(pool: &SqlitePool, sql: &'static str, expr: &str, limit: i64) -> Ve
 /// matches keeps it around ten (benches/search.rs).
 const RANKED_AT_MOST: i64 = 2000;
 
+/// `{visible}` becomes the access filter (viewer `?6`), see `search_sql`.
 const WORDS_SQL: &str = "SELECT d.id, d.title, d.updated_at,
         snippet(documents_words, 1, ?2, ?3, '…', 24) AS snippet
     FROM documents_words JOIN documents d ON d.seq = documents_words.rowid
-    WHERE documents_words MATCH ?1 AND d.deleted_at IS NULL
+    WHERE documents_words MATCH ?1 AND d.deleted_at IS NULL AND {visible}
       AND documents_words.rowid >= (
           SELECT coalesce(min(rowid), 0) FROM (
               SELECT rowid FROM documents_words WHERE documents_words MATCH ?1
@@ -179,7 +187,7 @@ const WORDS_SQL: &str = "SELECT d.id, d.title, d.updated_at,
 const TRIGRAMS_SQL: &str = "SELECT d.id, d.title, d.updated_at,
         snippet(documents_trigrams, 1, ?2, ?3, '…', 24) AS snippet
     FROM documents_trigrams JOIN documents d ON d.seq = documents_trigrams.rowid
-    WHERE documents_trigrams MATCH ?1 AND d.deleted_at IS NULL
+    WHERE documents_trigrams MATCH ?1 AND d.deleted_at IS NULL AND {visible}
       AND documents_trigrams.rowid >= (
           SELECT coalesce(min(rowid), 0) FROM (
               SELECT rowid FROM documents_trigrams WHERE documents_trigrams MATCH ?1
@@ -194,23 +202,30 @@ fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
     }
 }
 
-/// Title hits first, then whole-word hits in the text, then hits inside words.
-pub async fn search(db: &Db, input: &str, limit: i64) -> Vec<Hit> {
+fn search_sql(template: &str) -> String {
+    template.replace("{visible}", &access::visible("?6"))
+}
+
+/// Title hits first, then whole-word hits in the text, then hits inside words,
+/// among the documents `actor` may read.
+pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
     let t = translate(input);
+    let viewer = access::viewer(actor);
+    let (words_sql, trigrams_sql) = (search_sql(WORDS_SQL), search_sql(TRIGRAMS_SQL));
     let mut hits = Vec::new();
     if let Some(expr) = &t.words {
         if !expr.contains("cjk :") {
             let in_titles = format!("title : ({expr})");
             add(
                 &mut hits,
-                run(&db.read, WORDS_SQL, &in_titles, limit).await,
+                run(&db.read, &words_sql, &in_titles, limit, viewer).await,
                 limit,
             );
         }
         if (hits.len() as i64) < limit {
             add(
                 &mut hits,
-                run(&db.read, WORDS_SQL, expr, limit).await,
+                run(&db.read, &words_sql, expr, limit, viewer).await,
                 limit,
             );
         }
@@ -220,7 +235,7 @@ pub async fn search(db: &Db, input: &str, limit: i64) -> Vec<Hit> {
     {
         add(
             &mut hits,
-            run(&db.read, TRIGRAMS_SQL, expr, limit).await,
+            run(&db.read, &trigrams_sql, expr, limit, viewer).await,
             limit,
         );
     }

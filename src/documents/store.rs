@@ -3,7 +3,7 @@
 
 use sqlx::{SqliteConnection, SqliteExecutor};
 
-use super::{DocId, RENDER_VERSION, Valid, cjk};
+use super::{DocId, RENDER_VERSION, Valid, access, cjk};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Document {
@@ -16,6 +16,12 @@ pub struct Document {
     pub created_at: i64,
     pub updated_at: i64,
     pub deleted_at: Option<i64>,
+    pub owner_id: Option<i64>,
+    pub visibility: String,
+    pub public_token: Option<String>,
+    /// The viewer's access level, where the query computed it (see `access`).
+    #[sqlx(default)]
+    pub access: i64,
 }
 
 /// A row of a listing: no body, no HTML.
@@ -28,19 +34,8 @@ pub struct Summary {
     pub deleted_at: Option<i64>,
 }
 
-const COLUMNS: &str = "seq, id, title, body, html, version, created_at, updated_at, deleted_at";
-
-pub async fn find<'e>(
-    ex: impl SqliteExecutor<'e>,
-    id: &DocId,
-) -> Result<Option<Document>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM documents WHERE id = ?1"
-    )))
-    .bind(id.as_str())
-    .fetch_optional(ex)
-    .await
-}
+pub(super) const COLUMNS: &str = "seq, id, title, body, html, version, created_at, updated_at, \
+     deleted_at, owner_id, visibility, public_token";
 
 pub async fn insert(
     conn: &mut SqliteConnection,
@@ -124,10 +119,17 @@ pub async fn set_deleted(
     Ok(done.rows_affected() == 1)
 }
 
-pub async fn purge_trash(conn: &mut SqliteConnection) -> Result<u64, sqlx::Error> {
-    let done = sqlx::query("DELETE FROM documents WHERE deleted_at IS NOT NULL")
-        .execute(conn)
-        .await?;
+pub async fn purge_trash(
+    conn: &mut SqliteConnection,
+    viewer: Option<i64>,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM documents AS d WHERE d.deleted_at IS NOT NULL AND {}",
+        access::owned("?1")
+    )))
+    .bind(viewer)
+    .execute(conn)
+    .await?;
     Ok(done.rows_affected())
 }
 
@@ -136,14 +138,17 @@ pub async fn list_live<'e>(
     ex: impl SqliteExecutor<'e>,
     page: i64,
     size: i64,
+    viewer: Option<i64>,
 ) -> Result<Vec<Summary>, sqlx::Error> {
-    sqlx::query_as(
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT id, title, size, updated_at, deleted_at
-         FROM documents WHERE deleted_at IS NULL
+         FROM documents AS d WHERE deleted_at IS NULL AND {}
          ORDER BY updated_at DESC, id LIMIT ?1 OFFSET ?2",
-    )
+        access::visible("?3")
+    )))
     .bind(size + 1)
     .bind((page - 1) * size)
+    .bind(viewer)
     .fetch_all(ex)
     .await
 }
@@ -152,14 +157,17 @@ pub async fn list_trash<'e>(
     ex: impl SqliteExecutor<'e>,
     page: i64,
     size: i64,
+    viewer: Option<i64>,
 ) -> Result<Vec<Summary>, sqlx::Error> {
-    sqlx::query_as(
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT id, title, size, updated_at, deleted_at
-         FROM documents WHERE deleted_at IS NOT NULL
+         FROM documents AS d WHERE deleted_at IS NOT NULL AND {}
          ORDER BY deleted_at DESC, id LIMIT ?1 OFFSET ?2",
-    )
+        access::owned("?3")
+    )))
     .bind(size + 1)
     .bind((page - 1) * size)
+    .bind(viewer)
     .fetch_all(ex)
     .await
 }

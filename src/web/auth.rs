@@ -28,7 +28,9 @@ pub const CSRF_PLACEHOLDER: &str = "__QUIRE_CSRF__";
 pub struct CsrfToken(pub String);
 
 fn is_public(path: &str) -> bool {
-    matches!(path, "/login" | "/healthz" | "/readyz") || path.starts_with("/static/")
+    matches!(path, "/login" | "/healthz" | "/readyz")
+        || path.starts_with("/static/")
+        || path.starts_with("/p/")
 }
 
 fn valid_token(t: &str) -> bool {

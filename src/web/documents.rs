@@ -8,7 +8,7 @@ use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, DocView, EditForm, EditPartial, ListPartial, Row, ShowPartial};
 use super::{AppState, done};
-use crate::documents::{self, Author, DocError, DocId, Valid};
+use crate::documents::{self, Actor, DocError, DocId, Valid};
 use crate::error::AppError;
 
 #[derive(Deserialize)]
@@ -22,8 +22,8 @@ impl PageQuery {
     }
 }
 
-pub fn author(user: &CurrentUser) -> Author<'_> {
-    Author {
+pub fn actor(user: &CurrentUser) -> Actor<'_> {
+    Actor {
         user_id: user.0.id,
         name: &user.0.username,
     }
@@ -35,10 +35,11 @@ pub fn parse_id(raw: &str) -> Result<DocId, AppError> {
 
 pub async fn document_list(
     state: web::Data<AppState>,
+    user: CurrentUser,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, AppError> {
     let page = query.into_inner().page();
-    let (rows, more) = documents::list(&state.db, page).await?;
+    let (rows, more) = documents::list(&state.db, page, Some(actor(&user))).await?;
     let partial = ListPartial {
         rows: rows.iter().map(Row::from).collect(),
         page,
@@ -87,7 +88,7 @@ pub async fn document_create(
         Ok(v) => v,
         Err(e) => return Err(AppError::from_doc(e, mine)),
     };
-    let doc = documents::create(&state.db, valid, Some(author(&user)))
+    let doc = documents::create(&state.db, valid, Some(actor(&user)))
         .await
         .map_err(|e| AppError::from_doc(e, mine))?;
     Ok(done(&req, &format!("/d/{}", doc.id), "created", "Created."))
@@ -95,10 +96,11 @@ pub async fn document_create(
 
 pub async fn document_show(
     state: web::Data<AppState>,
+    user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let doc = documents::get(&state.db, &id).await?;
+    let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
     }
@@ -114,10 +116,14 @@ pub async fn document_show(
 
 pub async fn document_edit(
     state: web::Data<AppState>,
+    user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let doc = documents::get(&state.db, &id).await?;
+    let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
+    if doc.access < documents::Access::Edit as i64 {
+        return Err(DocError::Forbidden.into());
+    }
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
     }
@@ -149,7 +155,7 @@ pub async fn document_update(
     let mine = submitted(&form, Some(&id), state.config.max_doc_bytes)?;
     let saved = match Valid::parse(&mine.title, &mine.body, mine.cap) {
         Ok(valid) => {
-            documents::update(&state.db, &id, mine.version, valid, Some(author(&user))).await
+            documents::update(&state.db, &id, mine.version, valid, Some(actor(&user))).await
         }
         Err(e) => Err(e),
     };
@@ -170,10 +176,11 @@ pub async fn document_update(
 pub async fn document_delete(
     req: HttpRequest,
     state: web::Data<AppState>,
+    user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    documents::trash(&state.db, &id).await?;
+    documents::trash(&state.db, &id, Some(actor(&user))).await?;
     Ok(done(
         &req,
         "/",

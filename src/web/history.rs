@@ -6,7 +6,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::auth::CurrentUser;
-use super::documents::{PageQuery, author, parse_id};
+use super::documents::{PageQuery, actor, parse_id};
 use super::pages::{self, fmt_time, iso_time};
 use super::{AppState, done};
 use crate::documents::{self, DiffLine, Revision, human_size};
@@ -103,12 +103,13 @@ struct DiffPartial {
 
 pub async fn document_history(
     state: web::Data<AppState>,
+    user: CurrentUser,
     id: web::Path<String>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let page = query.into_inner().page();
-    let (doc, revs, more) = documents::history(&state.db, &id, page).await?;
+    let (doc, revs, more) = documents::history(&state.db, &id, page, Some(actor(&user))).await?;
     let partial = HistoryPartial {
         rows: revs.iter().map(|r| RevRow::new(r, doc.version)).collect(),
         id: doc.id,
@@ -121,11 +122,13 @@ pub async fn document_history(
 
 pub async fn revision_show(
     state: web::Data<AppState>,
+    user: CurrentUser,
     path: web::Path<(String, i64)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, rev) = path.into_inner();
     let id = parse_id(&id)?;
-    let (doc, revision, text) = documents::revision(&state.db, &id, rev).await?;
+    let (doc, revision, text) =
+        documents::revision(&state.db, &id, rev, Some(actor(&user))).await?;
     // Old revisions are read rarely; rendering them on demand keeps saves cheap.
     let html = web::block(move || documents::render_markdown(&text))
         .await
@@ -150,14 +153,16 @@ pub struct DiffQuery {
 
 pub async fn revision_diff(
     state: web::Data<AppState>,
+    user: CurrentUser,
     id: web::Path<String>,
     query: web::Query<DiffQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let doc = documents::get(&state.db, &id).await?;
+    let actor = Some(actor(&user));
+    let doc = documents::get(&state.db, &id, actor).await?;
     let to = query.to.unwrap_or(doc.version);
     let from = query.from.unwrap_or(to - 1).max(1);
-    let diff = documents::revision_diff(&state.db, &id, from, to).await?;
+    let diff = documents::revision_diff(&state.db, &id, from, to, actor).await?;
     let partial = DiffPartial {
         id: diff.doc.id.clone(),
         from: RevRow::new(&diff.from, diff.doc.version),
@@ -180,7 +185,7 @@ pub async fn revision_restore(
 ) -> Result<HttpResponse, AppError> {
     let (id, rev) = path.into_inner();
     let id = parse_id(&id)?;
-    let saved = documents::restore_revision(&state.db, &id, rev, Some(author(&user))).await?;
+    let saved = documents::restore_revision(&state.db, &id, rev, Some(actor(&user))).await?;
     Ok(done(
         &req,
         &format!("/d/{}", saved.id),

@@ -11,6 +11,7 @@ pub mod layout;
 pub mod login;
 pub mod pages;
 pub mod search;
+pub mod sharing;
 pub mod trash;
 
 use actix_web::http::header::{self, HeaderValue};

@@ -68,6 +68,10 @@ impl EditForm {
 
 pub struct DocView {
     pub id: String,
+    /// Shown through a public link: no actions.
+    pub public: bool,
+    pub can_edit: bool,
+    pub is_owner: bool,
     pub title: String,
     pub html: String,
     pub version: i64,
@@ -80,6 +84,9 @@ impl From<&Document> for DocView {
     fn from(d: &Document) -> Self {
         Self {
             id: d.id.clone(),
+            public: false,
+            can_edit: d.access >= crate::documents::Access::Edit as i64,
+            is_owner: d.access >= crate::documents::Access::Own as i64,
             title: d.title.clone(),
             html: d.html.clone(),
             version: d.version,

@@ -7,6 +7,8 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::AppState;
+use super::auth::CurrentUser;
+use super::documents::actor;
 use super::pages::{self, fmt_time, iso_time};
 use crate::documents::{self, Hit};
 
@@ -54,13 +56,14 @@ struct SearchPartial {
 pub async fn search_results(
     req: HttpRequest,
     state: web::Data<AppState>,
+    user: CurrentUser,
     query: web::Query<SearchQuery>,
 ) -> HttpResponse {
     let q = query.into_inner().q;
     let hits = if q.trim().is_empty() {
         Vec::new()
     } else {
-        documents::search(&state.db, &q, RESULTS).await
+        documents::search(&state.db, &q, RESULTS, Some(actor(&user))).await
     };
     let results = ResultsPartial {
         hits: hits.iter().map(HitRow::from).collect(),

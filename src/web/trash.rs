@@ -4,7 +4,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-use super::documents::{PageQuery, parse_id};
+use super::auth::CurrentUser;
+use super::documents::{PageQuery, actor, parse_id};
 use super::pages::{self, DocView, Row, TrashPartial};
 use super::{AppState, done};
 use crate::documents::{self, Document};
@@ -12,10 +13,11 @@ use crate::error::AppError;
 
 pub async fn trash_list(
     state: web::Data<AppState>,
+    user: CurrentUser,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, AppError> {
     let page = query.into_inner().page();
-    let (rows, more) = documents::list_trash(&state.db, page).await?;
+    let (rows, more) = documents::list_trash(&state.db, page, Some(actor(&user))).await?;
     let partial = TrashPartial {
         rows: rows.iter().map(Row::from).collect(),
         page,
@@ -27,10 +29,11 @@ pub async fn trash_list(
 pub async fn document_restore(
     req: HttpRequest,
     state: web::Data<AppState>,
+    user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    documents::restore(&state.db, &id).await?;
+    documents::restore(&state.db, &id, Some(actor(&user))).await?;
     Ok(done(
         &req,
         &format!("/d/{id}"),
@@ -42,8 +45,9 @@ pub async fn document_restore(
 pub async fn trash_empty(
     req: HttpRequest,
     state: web::Data<AppState>,
+    user: CurrentUser,
 ) -> Result<HttpResponse, AppError> {
-    documents::empty_trash(&state.db).await?;
+    documents::empty_trash(&state.db, Some(actor(&user))).await?;
     Ok(done(&req, "/trash", "emptied", "The trash is empty."))
 }
 

@@ -247,6 +247,11 @@ async fn revisions_record_who_saved_them() {
         .await
         .unwrap();
     let id = app.create_document("Shared", "v1").await;
+    app.post_form(
+        &format!("/d/{id}/share"),
+        &[("action", "share"), ("username", "bob"), ("role", "edit")],
+    )
+    .await;
     let (bob, csrf) = sign_in(&app.address, "bob", PASSWORD).await;
     let res = bob
         .post(format!("{}/d/{id}", app.address))

@@ -4,6 +4,7 @@ mod documents;
 mod helpers;
 mod history;
 mod htmx;
+mod permissions;
 mod search;
 mod storage;
 mod trash;

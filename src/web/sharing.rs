@@ -1,0 +1,114 @@
+//! Who may see a document: visibility, named users, and a revocable public link.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use super::auth::CurrentUser;
+use super::documents::{actor, parse_id};
+use super::form::FormData;
+use super::pages::{self, DocView, ShowPartial};
+use super::{AppState, done};
+use crate::documents::access::{self, Change, Share};
+use crate::documents::{self, Access};
+use crate::error::AppError;
+
+#[derive(Template)]
+#[template(path = "documents/share_partial.html")]
+struct SharePartial {
+    id: String,
+    title: String,
+    visibility: String,
+    shares: Vec<Share>,
+    public_url: Option<String>,
+}
+
+pub async fn share_page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
+    if doc.access < Access::Own as i64 {
+        return Err(AppError::Forbidden(
+            "Only the owner of a document can change who sees it.".into(),
+        ));
+    }
+    let shares = access::shares(&state.db, doc.seq)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    let info = req.connection_info();
+    let public_url = doc
+        .public_token
+        .as_ref()
+        .map(|t| format!("{}://{}/p/{t}", info.scheme(), info.host()));
+    Ok(pages::fragment(
+        StatusCode::OK,
+        "Sharing",
+        &SharePartial {
+            id: doc.id,
+            title: doc.title,
+            visibility: doc.visibility,
+            shares,
+            public_url,
+        },
+    ))
+}
+
+/// `POST /d/{id}/share`: one change per submit, named by the button pressed.
+pub async fn share_update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let change = match form.require("action")? {
+        "visibility" => Change::Visibility(form.require("visibility")?),
+        "share" => Change::Share {
+            username: form.require("username")?,
+            can_edit: form.get("role") == Some("edit"),
+        },
+        "unshare" => Change::Unshare {
+            user_id: form
+                .require("user_id")?
+                .parse()
+                .map_err(|_| AppError::BadRequest("No such user id.".into()))?,
+        },
+        "link-on" => Change::PublicLink(true),
+        "link-off" => Change::PublicLink(false),
+        other => {
+            return Err(AppError::BadRequest(format!("Unknown action {other:?}.")));
+        }
+    };
+    access::change(&state.db, &id, Some(actor(&user)), change)
+        .await
+        .map_err(|e| match e {
+            documents::DocError::Invalid(m) => AppError::BadRequest(m),
+            other => other.into(),
+        })?;
+    Ok(done(
+        &req,
+        &format!("/d/{id}/share"),
+        "saved",
+        "Sharing saved.",
+    ))
+}
+
+/// `GET /p/{token}`: the read-only public page, no sign-in.
+pub async fn public_show(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let doc = access::find_public(&state.db, &token).await?;
+    let mut view = DocView::from(&doc);
+    view.public = true;
+    Ok(pages::fragment(
+        StatusCode::OK,
+        &doc.title,
+        &ShowPartial { doc: view },
+    ))
+}
