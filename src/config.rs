@@ -52,6 +52,10 @@ pub struct Config {
     #[arg(long, global = true, env = "QUIRE_WORKERS", default_value_t = 0)]
     pub workers: usize,
 
+    /// Let anyone who can reach quire create an account at /signup (off by default).
+    #[arg(long, global = true, env = "QUIRE_SIGNUP", default_value_t = false)]
+    pub signup: bool,
+
     /// Mark cookies `Secure` even when quire itself sees plain HTTP (behind a TLS proxy).
     #[arg(
         long,
@@ -126,6 +130,7 @@ impl Config {
             "workers" => self.workers.to_string(),
             "log" => self.log.clone(),
             "cookie_secure" => self.cookie_secure.to_string(),
+            "signup" => self.signup.to_string(),
             other => format!("<{other}>"),
         }
     }

@@ -10,9 +10,11 @@ pub mod seed;
 pub mod startup;
 pub mod web;
 
-use actix_web::web::{ServiceConfig, get, post, resource};
+use actix_web::web::{ServiceConfig, delete, get, post, put, resource};
 
-use crate::web::{assets, documents as docs, health, history, login, search, sharing, trash};
+use crate::web::{
+    account, admin, api, assets, documents as docs, health, history, login, search, sharing, trash,
+};
 
 /// Every route quire answers, top to bottom.
 pub fn app(cfg: &mut ServiceConfig) {
@@ -50,6 +52,36 @@ pub fn app(cfg: &mut ServiceConfig) {
                 .route(post().to(login::login)),
         )
         .route("/logout", post().to(login::logout))
+        .service(
+            resource("/signup")
+                .route(get().to(login::signup_form))
+                .route(post().to(login::signup)),
+        )
+        .route("/account", get().to(account::account_show))
+        .route("/account/password", post().to(account::password_change))
+        .route("/account/tokens", post().to(account::token_create))
+        .route(
+            "/account/tokens/{id}/revoke",
+            post().to(account::token_revoke),
+        )
+        .service(
+            resource("/admin/users")
+                .route(get().to(admin::users_list))
+                .route(post().to(admin::user_create)),
+        )
+        .route("/admin/users/{id}", post().to(admin::user_update))
+        .route("/admin/audit", get().to(admin::audit_list))
+        .service(
+            resource("/api/v1/documents")
+                .route(get().to(api::api_list))
+                .route(post().to(api::api_create)),
+        )
+        .service(
+            resource("/api/v1/documents/{id}")
+                .route(get().to(api::api_get))
+                .route(put().to(api::api_update))
+                .route(delete().to(api::api_delete)),
+        )
         .route("/healthz", get().to(health::healthz))
         .route("/readyz", get().to(health::readyz))
         .route("/static/{hash}/{name}", get().to(assets::serve));

@@ -67,11 +67,13 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
         n => n,
     };
     let limit = web::Data::new(FormLimit::for_cap(config.max_doc_bytes));
+    let cap = config.max_doc_bytes;
     let state = web::Data::new(AppState { db, config });
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
             .app_data(limit.clone())
+            .app_data(crate::web::api::json_config(cap))
             .configure(extractor_errors)
             .configure(crate::app)
             .default_service(web::to(not_found))
@@ -83,6 +85,8 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
     .listen(listener)?
     .workers(workers)
     .shutdown_timeout(30)
+    // A client gets 10 s to send its request head, then the connection is closed.
+    .client_request_timeout(std::time::Duration::from_secs(10))
     .run();
     Ok(server)
 }

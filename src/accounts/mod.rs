@@ -1,8 +1,10 @@
 //! Accounts: users, password sign-in with rate limits, database-backed sessions and
 //! the audit log. Knows nothing of HTTP.
 
+pub mod manage;
 pub mod password;
 mod sessions;
+pub mod tokens;
 
 pub use sessions::{
     SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, random_token, session_user, start_session,

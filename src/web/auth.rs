@@ -28,7 +28,7 @@ pub const CSRF_PLACEHOLDER: &str = "__QUIRE_CSRF__";
 pub struct CsrfToken(pub String);
 
 fn is_public(path: &str) -> bool {
-    matches!(path, "/login" | "/healthz" | "/readyz")
+    matches!(path, "/login" | "/signup" | "/healthz" | "/readyz")
         || path.starts_with("/static/")
         || path.starts_with("/p/")
 }
@@ -82,6 +82,9 @@ pub async fn wrap(
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
+    if req.path().starts_with("/api/") {
+        return api_auth(req, next, &state).await;
+    }
     let existing = req
         .cookie(CSRF_COOKIE)
         .map(|c| c.value().to_owned())
@@ -147,6 +150,42 @@ pub async fn wrap(
         res.response_mut().add_cookie(&c)?;
     }
     Ok(res)
+}
+
+/// The API takes bearer tokens only: cookies are ignored, so a page on another
+/// site cannot ride a browser's session, and no CSRF token is needed.
+async fn api_auth(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+    state: &AppState,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let token = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_owned());
+    let user = match token {
+        Some(t) => accounts::tokens::user_for(&state.db, &t)
+            .await
+            .map_err(|e| AppError::Internal(e.into()))?,
+        None => None,
+    };
+    match user {
+        Some(u) => {
+            req.extensions_mut().insert(u);
+            Ok(next.call(req).await?.map_into_boxed_body())
+        }
+        None => {
+            let res = actix_web::HttpResponse::Unauthorized()
+                .insert_header((header::WWW_AUTHENTICATE, "Bearer"))
+                .json(serde_json::json!({
+                    "error": "Send Authorization: Bearer with an API token from your account page."
+                }));
+            let (http_req, _) = req.into_parts();
+            Ok(ServiceResponse::new(http_req, res))
+        }
+    }
 }
 
 /// The signed-in user, put there by `wrap`.

@@ -19,6 +19,7 @@ use crate::accounts::User;
 struct Layout<'a> {
     title: &'a str,
     user: Option<String>,
+    is_admin: bool,
     content: &'a str,
     flash: Option<&'static str>,
     css: String,
@@ -89,13 +90,11 @@ pub async fn wrap(
         }
         .render()
     } else {
+        let user = res.request().extensions().get::<User>().cloned();
         Layout {
             title: &title,
-            user: res
-                .request()
-                .extensions()
-                .get::<User>()
-                .map(|u| u.username.clone()),
+            is_admin: user.as_ref().is_some_and(|u| u.is_admin),
+            user: user.map(|u| u.username),
             content: &html,
             flash,
             css: assets::url("style.css"),

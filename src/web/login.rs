@@ -19,6 +19,8 @@ struct LoginPartial<'a> {
     username: &'a str,
     next: &'a str,
     error: Option<&'a str>,
+    /// True on `/signup`: the same form creates an account.
+    signup: bool,
 }
 
 #[derive(Deserialize)]
@@ -40,6 +42,7 @@ pub async fn login_form(req: HttpRequest, query: web::Query<NextQuery>) -> HttpR
             username: "",
             next: &next,
             error: None,
+            signup: false,
         },
     )
 }
@@ -64,6 +67,7 @@ pub async fn login(
                 username,
                 next: &next,
                 error: Some(message),
+                signup: false,
             },
         )
     };
@@ -86,6 +90,67 @@ pub async fn login(
         Err(e @ AccountError::RateLimited { .. }) => {
             Ok(refused(StatusCode::TOO_MANY_REQUESTS, &e.to_string()))
         }
+        Err(e) => Err(AppError::Internal(anyhow::anyhow!(e))),
+    }
+}
+
+/// Starts a session and sends the browser on to `next`.
+async fn signed_in(
+    req: &HttpRequest,
+    state: &AppState,
+    user: &User,
+    next: &str,
+) -> Result<HttpResponse, AppError> {
+    let token = accounts::start_session(&state.db, user)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    let secure = state.config.cookie_secure || req.connection_info().scheme() == "https";
+    let mut res = HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, next.to_owned()))
+        .finish();
+    res.add_cookie(&auth::cookie(SESSION_COOKIE, token, secure))
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(res)
+}
+
+pub async fn signup_form(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    if !state.config.signup {
+        return Err(AppError::NotFound);
+    }
+    Ok(pages::fragment(
+        StatusCode::OK,
+        "Create an account",
+        &LoginPartial {
+            username: "",
+            next: "/",
+            error: None,
+            signup: true,
+        },
+    ))
+}
+
+pub async fn signup(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    if !state.config.signup {
+        return Err(AppError::NotFound);
+    }
+    let username = form.get("username").unwrap_or_default();
+    let password = form.get("password").unwrap_or_default();
+    match accounts::create_user(&state.db, username, password, false).await {
+        Ok(user) => signed_in(&req, &state, &user, "/").await,
+        Err(e @ (AccountError::Invalid(_) | AccountError::Taken)) => Ok(pages::fragment(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Create an account",
+            &LoginPartial {
+                username,
+                next: "/",
+                error: Some(&e.to_string()),
+                signup: true,
+            },
+        )),
         Err(e) => Err(AppError::Internal(anyhow::anyhow!(e))),
     }
 }

@@ -1,6 +1,9 @@
 //! HTTP: parse, call the domain, render. One file per area; `crate::app` lists every
 //! route in one table.
 
+pub mod account;
+pub mod admin;
+pub mod api;
 pub mod assets;
 pub mod auth;
 pub mod documents;

@@ -1,11 +1,14 @@
 mod accounts;
+mod admin;
 mod concurrency;
 mod documents;
 mod helpers;
 mod history;
 mod htmx;
+mod json_api;
 mod permissions;
 mod search;
 mod storage;
 mod trash;
 mod validation;
+mod xss;

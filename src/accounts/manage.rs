@@ -1,0 +1,146 @@
+//! Managing accounts: the admin's user list, disabling, password resets and
+//! changes (which end the account's other sessions), and the audit log.
+
+use super::{AccountError, User, audit, password};
+use crate::db::Db;
+use crate::documents::now_ms;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct UserRow {
+    pub id: i64,
+    pub username: String,
+    pub is_admin: bool,
+    pub disabled_at: Option<i64>,
+    pub created_at: i64,
+}
+
+pub async fn list_users(db: &Db) -> Result<Vec<UserRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, username, is_admin, disabled_at, created_at FROM users ORDER BY username",
+    )
+    .fetch_all(&db.read)
+    .await
+}
+
+async fn hash(pw: &str) -> Result<String, AccountError> {
+    password::check_new(pw).map_err(AccountError::Invalid)?;
+    let pw = pw.to_owned();
+    tokio::task::spawn_blocking(move || password::hash(&pw))
+        .await
+        .map_err(|e| AccountError::Hash(e.to_string()))?
+        .map_err(|e| AccountError::Hash(e.to_string()))
+}
+
+/// Sets a new password and ends every session of the account except `keep`
+/// (the token hash of the session making the change, if it is the user's own).
+async fn set_password(
+    db: &Db,
+    user_id: i64,
+    new: &str,
+    keep: Option<&[u8]>,
+    by: i64,
+    event: &str,
+) -> Result<(), AccountError> {
+    let hash = hash(new).await?;
+    let mut tx = db.begin_write().await?;
+    sqlx::query("UPDATE users SET password_hash = ?1 WHERE id = ?2")
+        .bind(hash)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM sessions WHERE user_id = ?1 AND token_hash IS NOT ?2")
+        .bind(user_id)
+        .bind(keep)
+        .execute(&mut *tx)
+        .await?;
+    audit(&mut tx, Some(by), event, &format!("user {user_id}")).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The user's own change: the current password must be right.
+pub async fn change_password(
+    db: &Db,
+    user: &User,
+    current: &str,
+    new: &str,
+    session_token: &str,
+) -> Result<(), AccountError> {
+    let stored: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = ?1")
+        .bind(user.id)
+        .fetch_one(&db.read)
+        .await?;
+    let current = current.to_owned();
+    let ok = tokio::task::spawn_blocking(move || password::verify(&current, &stored))
+        .await
+        .unwrap_or(false);
+    if !ok {
+        return Err(AccountError::Invalid(
+            "The current password is wrong.".into(),
+        ));
+    }
+    let keep = super::sessions::token_hash(session_token);
+    set_password(db, user.id, new, Some(&keep), user.id, "password.changed").await
+}
+
+/// An admin sets a new password for someone; all their sessions end.
+pub async fn reset_password(
+    db: &Db,
+    admin: &User,
+    user_id: i64,
+    new: &str,
+) -> Result<(), AccountError> {
+    set_password(db, user_id, new, None, admin.id, "password.reset").await
+}
+
+/// Disabling signs the account out everywhere and refuses its tokens.
+pub async fn set_disabled(
+    db: &Db,
+    admin: &User,
+    user_id: i64,
+    disabled: bool,
+) -> Result<(), AccountError> {
+    if user_id == admin.id && disabled {
+        return Err(AccountError::Invalid(
+            "You cannot disable your own account.".into(),
+        ));
+    }
+    let mut tx = db.begin_write().await?;
+    sqlx::query("UPDATE users SET disabled_at = ?1 WHERE id = ?2")
+        .bind(disabled.then(now_ms))
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    if disabled {
+        sqlx::query("DELETE FROM sessions WHERE user_id = ?1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    let event = if disabled {
+        "user.disabled"
+    } else {
+        "user.enabled"
+    };
+    audit(&mut tx, Some(admin.id), event, &format!("user {user_id}")).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AuditRow {
+    pub at: i64,
+    pub username: Option<String>,
+    pub event: String,
+    pub detail: String,
+}
+
+pub async fn audit_log(db: &Db, limit: i64) -> Result<Vec<AuditRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT a.at, u.username, a.event, a.detail FROM audit_log a
+         LEFT JOIN users u ON u.id = a.user_id ORDER BY a.id DESC LIMIT ?1",
+    )
+    .bind(limit)
+    .fetch_all(&db.read)
+    .await
+}

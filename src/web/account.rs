@@ -1,0 +1,153 @@
+//! The signed-in user's own settings: password and API tokens.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use super::auth::{CurrentUser, SESSION_COOKIE};
+use super::form::FormData;
+use super::pages::{self, fmt_time};
+use super::{AppState, done};
+use crate::accounts::{AccountError, manage, tokens};
+use crate::error::AppError;
+
+pub struct TokenView {
+    pub id: i64,
+    pub name: String,
+    pub created: String,
+    pub last_used: String,
+}
+
+#[derive(Template)]
+#[template(path = "account/settings_partial.html")]
+struct SettingsPartial<'a> {
+    username: &'a str,
+    tokens: Vec<TokenView>,
+    error: Option<&'a str>,
+    new_token: Option<&'a str>,
+}
+
+pub fn account_error(e: AccountError) -> AppError {
+    match e {
+        AccountError::Db(e) => AppError::Internal(e.into()),
+        AccountError::Hash(e) => AppError::Internal(anyhow::anyhow!(e)),
+        other => AppError::BadRequest(other.to_string()),
+    }
+}
+
+async fn settings(
+    state: &AppState,
+    user: &CurrentUser,
+    status: StatusCode,
+    error: Option<&str>,
+    new_token: Option<&str>,
+) -> Result<HttpResponse, AppError> {
+    let rows = tokens::list(&state.db, &user.0)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    let tokens = rows
+        .into_iter()
+        .map(|t| TokenView {
+            id: t.id,
+            name: t.name,
+            created: fmt_time(t.created_at),
+            last_used: t
+                .last_used_at
+                .map(fmt_time)
+                .unwrap_or_else(|| "never".into()),
+        })
+        .collect();
+    Ok(pages::fragment(
+        status,
+        "Your account",
+        &SettingsPartial {
+            username: &user.0.username,
+            tokens,
+            error,
+            new_token,
+        },
+    ))
+}
+
+pub async fn account_show(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<HttpResponse, AppError> {
+    settings(&state, &user, StatusCode::OK, None, None).await
+}
+
+pub async fn password_change(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let session = req
+        .cookie(SESSION_COOKIE)
+        .map(|c| c.value().to_owned())
+        .unwrap_or_default();
+    let result = manage::change_password(
+        &state.db,
+        &user.0,
+        form.require("current")?,
+        form.require("new")?,
+        &session,
+    )
+    .await;
+    match result {
+        Ok(()) => Ok(done(
+            &req,
+            "/account",
+            "saved",
+            "Password changed. Your other sessions have been signed out.",
+        )),
+        Err(AccountError::Invalid(msg)) => {
+            settings(
+                &state,
+                &user,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some(&msg),
+                None,
+            )
+            .await
+        }
+        Err(e) => Err(account_error(e)),
+    }
+}
+
+pub async fn token_create(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    match tokens::create(&state.db, &user.0, form.require("name")?).await {
+        // Shown once, on this response only; never stored in clear.
+        Ok(token) => settings(&state, &user, StatusCode::OK, None, Some(&token)).await,
+        Err(AccountError::Invalid(msg)) => {
+            settings(
+                &state,
+                &user,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some(&msg),
+                None,
+            )
+            .await
+        }
+        Err(e) => Err(account_error(e)),
+    }
+}
+
+pub async fn token_revoke(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    if !tokens::revoke(&state.db, &user.0, *id)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?
+    {
+        return Err(AppError::NotFound);
+    }
+    Ok(done(&req, "/account", "saved", "Token revoked."))
+}

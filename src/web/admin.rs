@@ -1,0 +1,184 @@
+//! Administration: accounts and the audit log. Admins only.
+
+use actix_web::dev::Payload;
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
+use askama::Template;
+
+use super::account::account_error;
+use super::auth::CurrentUser;
+use super::form::FormData;
+use super::pages::{self, fmt_time};
+use super::{AppState, done};
+use crate::accounts::{self, AccountError, User, manage};
+use crate::error::AppError;
+
+/// A signed-in administrator; anyone else gets a 403.
+pub struct Admin(pub User);
+
+impl FromRequest for Admin {
+    type Error = AppError;
+    type Future = std::future::Ready<Result<Self, AppError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let user = CurrentUser::from_request(req, payload).into_inner();
+        std::future::ready(match user {
+            Ok(CurrentUser(u)) if u.is_admin => Ok(Admin(u)),
+            Ok(_) => Err(AppError::Forbidden(
+                "This page is for administrators.".into(),
+            )),
+            Err(e) => Err(e),
+        })
+    }
+}
+
+pub struct UserView {
+    pub id: i64,
+    pub username: String,
+    pub is_admin: bool,
+    pub disabled: bool,
+    pub created: String,
+}
+
+#[derive(Template)]
+#[template(path = "admin/users_partial.html")]
+struct UsersPartial<'a> {
+    users: Vec<UserView>,
+    me: i64,
+    error: Option<&'a str>,
+}
+
+async fn users_page(
+    state: &AppState,
+    admin: &Admin,
+    status: StatusCode,
+    error: Option<&str>,
+) -> Result<HttpResponse, AppError> {
+    let users = manage::list_users(&state.db)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?
+        .into_iter()
+        .map(|u| UserView {
+            id: u.id,
+            username: u.username,
+            is_admin: u.is_admin,
+            disabled: u.disabled_at.is_some(),
+            created: fmt_time(u.created_at),
+        })
+        .collect();
+    Ok(pages::fragment(
+        status,
+        "Users",
+        &UsersPartial {
+            users,
+            me: admin.0.id,
+            error,
+        },
+    ))
+}
+
+pub async fn users_list(
+    state: web::Data<AppState>,
+    admin: Admin,
+) -> Result<HttpResponse, AppError> {
+    users_page(&state, &admin, StatusCode::OK, None).await
+}
+
+/// Refusals the admin can fix come back on the users page with the message.
+async fn or_page(
+    state: &AppState,
+    admin: &Admin,
+    result: Result<(), AccountError>,
+    req: &HttpRequest,
+    message: &'static str,
+) -> Result<HttpResponse, AppError> {
+    match result {
+        Ok(()) => Ok(done(req, "/admin/users", "saved", message)),
+        Err(AccountError::Invalid(m)) => {
+            users_page(state, admin, StatusCode::UNPROCESSABLE_ENTITY, Some(&m)).await
+        }
+        Err(AccountError::Taken) => {
+            let m = AccountError::Taken.to_string();
+            users_page(state, admin, StatusCode::UNPROCESSABLE_ENTITY, Some(&m)).await
+        }
+        Err(e) => Err(account_error(e)),
+    }
+}
+
+pub async fn user_create(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    admin: Admin,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let result = accounts::create_user(
+        &state.db,
+        form.require("username")?,
+        form.require("password")?,
+        form.get("admin") == Some("on"),
+    )
+    .await
+    .map(|_| ());
+    or_page(&state, &admin, result, &req, "Account created.").await
+}
+
+pub async fn user_update(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    admin: Admin,
+    id: web::Path<i64>,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    let (result, message) = match form.require("action")? {
+        "disable" => (
+            manage::set_disabled(&state.db, &admin.0, id, true).await,
+            "Account disabled and signed out everywhere.",
+        ),
+        "enable" => (
+            manage::set_disabled(&state.db, &admin.0, id, false).await,
+            "Account enabled.",
+        ),
+        "password" => (
+            manage::reset_password(&state.db, &admin.0, id, form.require("password")?).await,
+            "Password reset; the account was signed out everywhere.",
+        ),
+        other => return Err(AppError::BadRequest(format!("Unknown action {other:?}."))),
+    };
+    or_page(&state, &admin, result, &req, message).await
+}
+
+pub struct AuditView {
+    pub when: String,
+    pub who: String,
+    pub event: String,
+    pub detail: String,
+}
+
+#[derive(Template)]
+#[template(path = "admin/audit_partial.html")]
+struct AuditPartial {
+    rows: Vec<AuditView>,
+}
+
+pub async fn audit_list(
+    state: web::Data<AppState>,
+    _admin: Admin,
+) -> Result<HttpResponse, AppError> {
+    let rows = manage::audit_log(&state.db, 500)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?
+        .into_iter()
+        .map(|r| AuditView {
+            when: fmt_time(r.at),
+            who: r.username.unwrap_or_else(|| "—".into()),
+            event: r.event,
+            detail: r.detail,
+        })
+        .collect();
+    Ok(pages::fragment(
+        StatusCode::OK,
+        "Audit log",
+        &AuditPartial { rows },
+    ))
+}
