@@ -138,3 +138,19 @@ async fn health_and_readiness_probes_answer() {
         (StatusCode::OK, "ready".into())
     );
 }
+
+#[tokio::test]
+async fn oversized_request_heads_are_refused() {
+    let app = spawn_app().await;
+    let res = app
+        .client
+        .get(format!("{}/", app.address))
+        .header("X-Padding", "a".repeat(200 * 1024))
+        .send()
+        .await;
+    match res {
+        Ok(r) => assert_eq!(r.status(), StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE),
+        Err(e) => assert!(e.is_request() || e.is_connect(), "{e}"),
+    }
+    assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
+}
