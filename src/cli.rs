@@ -1,5 +1,7 @@
 //! The command line: `quire serve`, `quire migrate`, `quire config`.
 
+use std::path::PathBuf;
+
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
@@ -34,6 +36,31 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Write a verified snapshot of the database (safe while quire serves). A name
+    /// ending in .zst is compressed.
+    Backup { file: PathBuf },
+    /// Replace the database with a snapshot, or with the replica (--from-replica).
+    /// Stop quire first. An existing database is only replaced with --force, and is
+    /// kept beside the new one as *.before-restore.
+    Restore {
+        /// A snapshot made by `quire backup`.
+        #[arg(
+            required_unless_present = "from_replica",
+            conflicts_with = "from_replica"
+        )]
+        file: Option<PathBuf>,
+        /// Restore from QUIRE_REPLICA_URL with Litestream.
+        #[arg(long)]
+        from_replica: bool,
+        /// With --from-replica: the state at this time (RFC 3339, e.g. 2026-11-21T22:41:46Z).
+        #[arg(long, requires = "from_replica")]
+        timestamp: Option<String>,
+        /// Replace an existing database.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Check the database and whether it is being replicated.
+    Doctor,
     /// Manage accounts.
     #[command(subcommand)]
     User(UserCommand),
@@ -109,11 +136,66 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("created {role} {}", user.username);
             Ok(())
         }
+        Command::Backup { file } => {
+            let db = cli.config.sqlite_path().map_err(anyhow::Error::msg)?;
+            anyhow::ensure!(db.exists(), "there is no database at {}", db.display());
+            let v = crate::ops::backup::backup(&db, &file).await?;
+            println!(
+                "wrote {} ({} documents, {} revisions, integrity ok)",
+                file.display(),
+                v.documents,
+                v.revisions
+            );
+            Ok(())
+        }
+        Command::Restore {
+            file,
+            from_replica,
+            timestamp,
+            force,
+        } => {
+            let v = match file {
+                Some(file) => {
+                    let db = cli.config.sqlite_path().map_err(anyhow::Error::msg)?;
+                    crate::ops::backup::restore_snapshot(&file, &db, force).await?
+                }
+                None if from_replica => {
+                    crate::ops::replica::restore_verified(&cli.config, timestamp.as_deref(), force)
+                        .await?
+                }
+                None => anyhow::bail!("name a snapshot file or pass --from-replica"),
+            };
+            println!(
+                "restored {} documents and {} revisions (integrity ok). If Litestream replicates \
+                 this database, run `litestream reset` on it before starting replication again.",
+                v.documents, v.revisions
+            );
+            Ok(())
+        }
+        Command::Doctor => doctor(&cli.config).await,
         Command::Config => {
             print!("{}", config_table(&cli.config));
             Ok(())
         }
     }
+}
+
+async fn doctor(config: &Config) -> anyhow::Result<()> {
+    let db = config.sqlite_path().map_err(anyhow::Error::msg)?;
+    println!("database: {}", db.display());
+    if !db.exists() {
+        println!("database: missing (quire serve creates it; restore first if you have a replica)");
+    } else {
+        let v = crate::ops::backup::verify(&db).await?;
+        println!(
+            "database: integrity ok, {} documents, {} revisions, {} bytes",
+            v.documents, v.revisions, v.bytes
+        );
+    }
+    for line in crate::ops::replica::report(config)? {
+        println!("{line}");
+    }
+    Ok(())
 }
 
 fn config_table(config: &Config) -> String {

@@ -65,6 +65,20 @@ pub struct Config {
     )]
     pub cookie_secure: bool,
 
+    /// Where Litestream replicates the database (file:///path, s3://bucket/path,
+    /// sftp://user@host/path); used by `quire restore --from-replica` and `quire doctor`.
+    #[arg(long, global = true, env = "QUIRE_REPLICA_URL")]
+    pub replica_url: Option<String>,
+
+    /// The Litestream binary quire runs for restores and checks.
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_LITESTREAM",
+        default_value = "litestream"
+    )]
+    pub litestream: String,
+
     /// Log filter in `tracing` syntax, e.g. `info` or `quire=debug,info`.
     #[arg(long, global = true, env = "QUIRE_LOG", default_value = "info")]
     pub log: String,
@@ -131,6 +145,8 @@ impl Config {
             "log" => self.log.clone(),
             "cookie_secure" => self.cookie_secure.to_string(),
             "signup" => self.signup.to_string(),
+            "replica_url" => self.replica_url.clone().unwrap_or_default(),
+            "litestream" => self.litestream.clone(),
             other => format!("<{other}>"),
         }
     }

@@ -102,3 +102,38 @@ fn user_add_creates_an_account_that_can_sign_in_and_refuses_duplicates() {
     assert!(!short.status.success());
     assert!(String::from_utf8_lossy(&short.stderr).contains("at least 10"));
 }
+
+#[test]
+fn backup_and_doctor_report_on_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("q.db").display());
+    let run = |args: &[&str]| {
+        quire()
+            .args(args)
+            .env("QUIRE_DATABASE_URL", &url)
+            .env_remove("QUIRE_REPLICA_URL")
+            .output()
+            .unwrap()
+    };
+    assert!(
+        run(&["seed", "--count", "3", "--size", "100"])
+            .status
+            .success()
+    );
+
+    let out = run(&["backup", dir.path().join("b.db").to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 documents"));
+
+    let doctor = run(&["doctor"]);
+    let text = String::from_utf8_lossy(&doctor.stdout);
+    assert!(text.contains("integrity ok, 3 documents"), "{text}");
+    assert!(text.contains("NOT replicated"), "{text}");
+
+    let again = run(&["backup", dir.path().join("b.db").to_str().unwrap()]);
+    assert!(!again.status.success(), "never overwrites a backup");
+}

@@ -27,6 +27,31 @@ pub struct Db {
 /// from its first statement and can never fail half-way on a lock upgrade.
 pub type WriteTx = sqlx::Transaction<'static, sqlx::Sqlite>;
 
+/// True when an existing database lacks migrations this build knows.
+async fn pending_migrations(path: &Path) -> anyhow::Result<bool> {
+    use sqlx::{ConnectOptions, Connection};
+    let mut conn = SqliteConnectOptions::new()
+        .filename(path)
+        .read_only(true)
+        .connect()
+        .await
+        .with_context(|| format!("opening {}", path.display()))?;
+    let has_table: bool = sqlx::query_scalar(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE name = '_sqlx_migrations'",
+    )
+    .fetch_one(&mut conn)
+    .await?;
+    let applied: i64 = if has_table {
+        sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success = 1")
+            .fetch_one(&mut conn)
+            .await?
+    } else {
+        0
+    };
+    conn.close().await.ok();
+    Ok(has_table && (applied as usize) < MIGRATOR.iter().count())
+}
+
 impl Db {
     /// Opens (creating if missing) the database named by the config, applies pending
     /// migrations and records the configured size cap for the schema's trigger.
@@ -35,6 +60,16 @@ impl Db {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("creating the data folder {}", dir.display()))?;
+        }
+        if path.exists() && pending_migrations(&path).await? {
+            let snapshot = crate::ops::backup::before_migrations(&path, 5)
+                .await
+                .context("taking a snapshot before migrating")?;
+            tracing::info!(
+                snapshot = %snapshot.display(),
+                "new migrations: took a snapshot first; to roll back, stop quire and run \
+                 `quire restore <snapshot> --force` with the previous version"
+            );
         }
         let db = Self::connect(&path, config.durability).await?;
         db.migrate().await?;

@@ -1,5 +1,6 @@
 mod accounts;
 mod admin;
+mod backup;
 mod concurrency;
 mod documents;
 mod helpers;

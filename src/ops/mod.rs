@@ -1,0 +1,4 @@
+//! Operating quire: snapshots, restores, replication checks.
+
+pub mod backup;
+pub mod replica;
