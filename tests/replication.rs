@@ -40,12 +40,18 @@ fn runs(var: &str, default: usize) -> usize {
 
 struct Site {
     dir: tempfile::TempDir,
+    replica: Option<String>,
 }
 
 impl Site {
     fn new() -> Self {
+        Self::with_replica(None)
+    }
+
+    fn with_replica(replica: Option<String>) -> Self {
         let site = Self {
             dir: tempfile::tempdir().unwrap(),
+            replica,
         };
         let mut child = site
             .command(quire_bin())
@@ -62,7 +68,9 @@ impl Site {
         self.dir.path().join("data/quire.db")
     }
     fn replica_url(&self) -> String {
-        format!("file://{}", self.dir.path().join("replica").display())
+        self.replica
+            .clone()
+            .unwrap_or_else(|| format!("file://{}", self.dir.path().join("replica").display()))
     }
     fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
         let mut cmd = Command::new(program);
@@ -76,7 +84,11 @@ impl Site {
         .env("QUIRE_LITESTREAM_SOCKET", self.dir.path().join("ls.sock"))
         .env("QUIRE_BIND", "127.0.0.1:0")
         .env("QUIRE_LOG", "info")
-        .env("QUIRE_WORKERS", "2");
+        .env("QUIRE_WORKERS", "2")
+        // Set on this machine for other tools; it breaks Litestream's S3 client.
+        .env_remove("AWS_CA_BUNDLE")
+        .env("AWS_ACCESS_KEY_ID", "quire-test")
+        .env("AWS_SECRET_ACCESS_KEY", "quire-test");
         cmd
     }
     fn config(&self) -> String {
@@ -155,7 +167,8 @@ async fn ids_in(db: &Path) -> std::collections::HashSet<String> {
 }
 
 fn restore_replica(site: &Site, out: &Path) {
-    let status = Command::new(litestream())
+    let status = site
+        .command(litestream())
         .arg("restore")
         .arg("-o")
         .arg(out)
@@ -340,4 +353,94 @@ async fn kill_9_of_the_server_under_100_writers_loses_no_acknowledged_write() {
         assert_eq!(lost, 0, "run {run}");
         assert!(!acked.is_empty());
     }
+}
+
+/// An S3-compatible store on loopback (moto, installed by the test command).
+struct S3Server(Child, u16);
+
+impl Drop for S3Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn s3_server() -> S3Server {
+    let moto = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/moto_server");
+    assert!(
+        moto.exists(),
+        "moto_server is missing: run ./scripts/test.sh, which installs it"
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(moto)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = S3Server(child, port);
+    let client = reqwest::Client::new();
+    let bucket = format!("http://127.0.0.1:{port}/quire");
+    for _ in 0..100 {
+        // Litestream does not create buckets; S3's CreateBucket is a plain PUT.
+        if let Ok(res) = client.put(&bucket).send().await
+            && res.status().is_success()
+        {
+            return server;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("moto_server did not start");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_s3_compatible_replica_restores_every_write() {
+    let s3 = s3_server().await;
+    let url = format!(
+        "s3://quire/db?endpoint=http://127.0.0.1:{}&region=us-east-1&forcePathStyle=true",
+        s3.1
+    );
+    let site = Site::with_replica(Some(url));
+    let (mut server, address) = start(site.command(quire_bin()).arg("serve"));
+    let mut sidecar = site
+        .command(litestream())
+        .args(["replicate", "-config", &site.config()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (client, csrf) = sign_in(&address, "alice", PASSWORD).await;
+    let mut written = Vec::new();
+    for n in 0..20 {
+        written.push(create(&client, &address, &csrf, n).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    for n in 20..25 {
+        written.push(create(&client, &address, &csrf, n).await.unwrap());
+    }
+    // The sidecar way to stop: quire first, then Litestream (which syncs on exit).
+    signal(server.id(), "-TERM");
+    let _ = server.wait();
+    signal(sidecar.id(), "-TERM");
+    let status = sidecar.wait().unwrap();
+    assert!(status.success(), "litestream: {status}");
+
+    std::fs::remove_dir_all(site.dir.path().join("data")).unwrap();
+    let out = site
+        .command(quire_bin())
+        .args(["restore", "--from-replica"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let present = ids_in(&site.db()).await;
+    assert!(written.iter().all(|id| present.contains(id)));
+    assert_eq!(verify(&site.db()).await.unwrap().documents, 25);
 }
