@@ -91,6 +91,16 @@ impl Site {
         .env("AWS_SECRET_ACCESS_KEY", "quire-test");
         cmd
     }
+    /// Litestream as its own process beside quire.
+    fn sidecar(&self) -> Child {
+        self.command(litestream())
+            .args(["replicate", "-config", &self.config()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+
     fn config(&self) -> String {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("deploy/litestream.yml")
@@ -253,13 +263,7 @@ async fn kill_9_of_server_and_sidecar_loses_at_most_about_a_second() {
     for run in 0..runs("QUIRE_REPLICA_RUNS", 3) {
         let site = Site::new();
         let (mut server, address) = start(site.command(quire_bin()).arg("serve"));
-        let mut sidecar = site
-            .command(litestream())
-            .args(["replicate", "-config", &site.config()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut sidecar = site.sidecar();
         let (client, csrf) = sign_in(&address, "alice", PASSWORD).await;
         let started = Instant::now();
         let run_for = Duration::from_millis(1500 + (run as u64 * 377) % 1500);
@@ -406,13 +410,7 @@ async fn an_s3_compatible_replica_restores_every_write() {
     );
     let site = Site::with_replica(Some(url));
     let (mut server, address) = start(site.command(quire_bin()).arg("serve"));
-    let mut sidecar = site
-        .command(litestream())
-        .args(["replicate", "-config", &site.config()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut sidecar = site.sidecar();
     let (client, csrf) = sign_in(&address, "alice", PASSWORD).await;
     let mut written = Vec::new();
     for n in 0..20 {

@@ -114,23 +114,25 @@ pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
+/// Inserts a new document with its first revision, in the caller's transaction.
+async fn insert_new(
+    tx: &mut crate::db::WriteTx,
+    doc: &Valid,
+    html: &str,
+    actor: Option<Actor<'_>>,
+    now: i64,
+) -> Result<Document, DocError> {
+    let owner = actor.map(|a| a.user_id);
+    let created = store::insert(tx, &DocId::random(), doc, html, owner, now).await?;
+    let author = actor.map(|a| a.name);
+    revisions::record(tx, created.seq, 1, &doc.title, &doc.body, None, author, now).await?;
+    Ok(created)
+}
+
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
     let mut tx = db.begin_write().await?;
-    let now = now_ms();
-    let owner = actor.map(|a| a.user_id);
-    let created = store::insert(&mut tx, &DocId::random(), &doc, &html, owner, now).await?;
-    revisions::record(
-        &mut tx,
-        created.seq,
-        1,
-        &doc.title,
-        &doc.body,
-        None,
-        actor.map(|a| a.name),
-        now,
-    )
-    .await?;
+    let created = insert_new(&mut tx, &doc, &html, actor, now_ms()).await?;
     tx.commit().await?;
     Ok(created)
 }
@@ -147,18 +149,7 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
     let now = now_ms();
     let mut tx = db.begin_write().await?;
     for (doc, html) in &rendered {
-        let created = store::insert(&mut tx, &DocId::random(), doc, html, None, now).await?;
-        revisions::record(
-            &mut tx,
-            created.seq,
-            1,
-            &doc.title,
-            &doc.body,
-            None,
-            None,
-            now,
-        )
-        .await?;
+        insert_new(&mut tx, doc, html, None, now).await?;
     }
     tx.commit().await?;
     Ok(rendered.len())

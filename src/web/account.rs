@@ -101,17 +101,22 @@ pub async fn password_change(
             "saved",
             "Password changed. Your other sessions have been signed out.",
         )),
-        Err(AccountError::Invalid(msg)) => {
-            settings(
-                &state,
-                &user,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                Some(&msg),
-                None,
-            )
-            .await
+        Err(e) => refused(&state, &user, e).await,
+    }
+}
+
+/// A refusal the user can fix comes back on the settings page; others are errors.
+async fn refused(
+    state: &AppState,
+    user: &CurrentUser,
+    e: AccountError,
+) -> Result<HttpResponse, AppError> {
+    match e {
+        AccountError::Invalid(msg) => {
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            settings(state, user, status, Some(&msg), None).await
         }
-        Err(e) => Err(account_error(e)),
+        e => Err(account_error(e)),
     }
 }
 
@@ -123,17 +128,7 @@ pub async fn token_create(
     match tokens::create(&state.db, &user.0, form.require("name")?).await {
         // Shown once, on this response only; never stored in clear.
         Ok(token) => settings(&state, &user, StatusCode::OK, None, Some(&token)).await,
-        Err(AccountError::Invalid(msg)) => {
-            settings(
-                &state,
-                &user,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                Some(&msg),
-                None,
-            )
-            .await
-        }
-        Err(e) => Err(account_error(e)),
+        Err(e) => refused(&state, &user, e).await,
     }
 }
 
