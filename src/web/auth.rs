@@ -85,6 +85,10 @@ pub async fn wrap(
     if req.path().starts_with("/api/") {
         return api_auth(req, next, &state).await;
     }
+    // Probes and static files carry no user data and change nothing.
+    if matches!(req.path(), "/healthz" | "/readyz") || req.path().starts_with("/static/") {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    }
     let existing = req
         .cookie(CSRF_COOKIE)
         .map(|c| c.value().to_owned())
