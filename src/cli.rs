@@ -61,6 +61,9 @@ pub enum Command {
     },
     /// Check the database and whether it is being replicated.
     Doctor,
+    /// Exit 0 if the server at QUIRE_BIND answers /healthz (for container health
+    /// checks; no curl needed).
+    Healthcheck,
     /// Manage accounts.
     #[command(subcommand)]
     User(UserCommand),
@@ -173,11 +176,35 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Doctor => doctor(&cli.config).await,
+        Command::Healthcheck => healthcheck(&cli.config.bind),
         Command::Config => {
             print!("{}", config_table(&cli.config));
             Ok(())
         }
     }
+}
+
+fn healthcheck(bind: &str) -> anyhow::Result<()> {
+    use std::io::{Read, Write};
+    use std::net::{SocketAddr, TcpStream};
+    use std::time::Duration;
+    let mut addr: SocketAddr = bind.parse().context("QUIRE_BIND is not an address")?;
+    if addr.ip().is_unspecified() {
+        addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+    }
+    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(3))
+        .with_context(|| format!("connecting to {addr}"))?;
+    stream.set_read_timeout(Some(Duration::from_secs(3)))?;
+    stream.write_all(b"GET /healthz HTTP/1.0\r\nHost: localhost\r\n\r\n")?;
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).context("reading the answer")?;
+    anyhow::ensure!(
+        head.starts_with(b"HTTP/1.") && &head[9..12] == b"200",
+        "/healthz answered {}",
+        String::from_utf8_lossy(&head)
+    );
+    println!("ok");
+    Ok(())
 }
 
 async fn doctor(config: &Config) -> anyhow::Result<()> {

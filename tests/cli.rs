@@ -137,3 +137,13 @@ fn backup_and_doctor_report_on_the_database() {
     let again = run(&["backup", dir.path().join("b.db").to_str().unwrap()]);
     assert!(!again.status.success(), "never overwrites a backup");
 }
+
+#[test]
+fn healthcheck_fails_when_nothing_listens() {
+    let out = quire()
+        .arg("healthcheck")
+        .env("QUIRE_BIND", "127.0.0.1:9")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}

@@ -15,6 +15,10 @@ use helpers::{PASSWORD, sign_in};
 use quire::ops::backup::verify;
 use reqwest::StatusCode;
 
+/// These tests time real processes against each other; run them one at a time so
+/// they do not compete for the machine's two cores.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 fn quire_bin() -> &'static str {
     env!("CARGO_BIN_EXE_quire")
 }
@@ -192,6 +196,7 @@ fn restore_replica(site: &Site, out: &Path) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn under_litestream_exec_every_write_survives_losing_the_disk() {
+    let _serial = SERIAL.lock().await;
     let site = Site::new();
     let mut cmd = site.command(litestream());
     cmd.args(["replicate", "-config", &site.config(), "-exec"])
@@ -259,6 +264,7 @@ async fn under_litestream_exec_every_write_survives_losing_the_disk() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_of_server_and_sidecar_loses_at_most_about_a_second() {
+    let _serial = SERIAL.lock().await;
     let mut windows = Vec::new();
     for run in 0..runs("QUIRE_REPLICA_RUNS", 3) {
         let site = Site::new();
@@ -315,6 +321,7 @@ async fn kill_9_of_server_and_sidecar_loses_at_most_about_a_second() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_of_the_server_under_100_writers_loses_no_acknowledged_write() {
+    let _serial = SERIAL.lock().await;
     for run in 0..runs("QUIRE_CRASH_RUNS", 5) {
         let site = Site::new();
         let (mut server, address) = start(site.command(quire_bin()).arg("serve"));
@@ -403,6 +410,7 @@ async fn s3_server() -> S3Server {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_s3_compatible_replica_restores_every_write() {
+    let _serial = SERIAL.lock().await;
     let s3 = s3_server().await;
     let url = format!(
         "s3://quire/db?endpoint=http://127.0.0.1:{}&region=us-east-1&forcePathStyle=true",
@@ -441,4 +449,114 @@ async fn an_s3_compatible_replica_restores_every_write() {
     let present = ids_in(&site.db()).await;
     assert!(written.iter().all(|id| present.contains(id)));
     assert_eq!(verify(&site.db()).await.unwrap().documents, 25);
+}
+
+/// Runs deploy/entrypoint.sh for `site` (quire under it, without Litestream's
+/// -exec) and returns quire's address, or the script's failure.
+fn entrypoint(site: &Site) -> Result<(Child, String), String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/entrypoint.sh");
+    let mut cmd = site.command("sh");
+    cmd.arg(script)
+        .env("QUIRE_BIN", quire_bin())
+        .env("LITESTREAM", litestream())
+        .env("QUIRE_LITESTREAM_MODE", "none")
+        .env("QUIRE_LITESTREAM_CONFIG", site.config());
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(port) = line.split("quire is ready port=").nth(1) {
+                let _ = tx.send(Ok(port.split_whitespace().next().unwrap_or("").to_owned()));
+            }
+        }
+        let _ = tx.send(Err("the entrypoint ended before quire was ready".to_owned()));
+    });
+    match rx.recv_timeout(Duration::from_secs(30)) {
+        Ok(Ok(port)) => Ok((child, format!("http://127.0.0.1:{port}"))),
+        other => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(match other {
+                Ok(Err(why)) => why,
+                _ => "quire was not ready within 30 s".to_owned(),
+            })
+        }
+    }
+}
+
+/// A replica holding `n` documents (quire and a sidecar ran, then stopped).
+async fn site_with_replica(n: usize) -> Site {
+    let site = Site::new();
+    let (mut server, address) = start(site.command(quire_bin()).arg("serve"));
+    let mut sidecar = site.sidecar();
+    let (client, csrf) = sign_in(&address, "alice", PASSWORD).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for i in 0..n {
+        create(&client, &address, &csrf, i).await.unwrap();
+    }
+    signal(server.id(), "-TERM");
+    let _ = server.wait();
+    signal(sidecar.id(), "-TERM");
+    let _ = sidecar.wait();
+    site
+}
+
+async fn documents_seen(address: &str) -> usize {
+    let (client, _) = sign_in(address, "alice", PASSWORD).await;
+    let page = client.get(format!("{address}/")).send().await.unwrap();
+    page.text().await.unwrap().matches("<li>").count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_entrypoint_restores_an_empty_volume_and_never_starts_empty_over_a_replica() {
+    let _serial = SERIAL.lock().await;
+    let site = site_with_replica(7).await;
+
+    // Empty volume, replica present: restore, then serve what was replicated.
+    std::fs::remove_dir_all(site.dir.path().join("data")).unwrap();
+    let (mut quire, address) = entrypoint(&site).expect("restores and serves");
+    assert_eq!(documents_seen(&address).await, 7);
+    signal(quire.id(), "-TERM");
+    let _ = quire.wait();
+
+    // Data present: served as it is, no restore over it.
+    assert!(site.db().exists());
+    let (mut quire, address) = entrypoint(&site).expect("serves existing data");
+    let (client, csrf) = sign_in(&address, "alice", PASSWORD).await;
+    create(&client, &address, &csrf, 99).await.unwrap();
+    assert_eq!(
+        documents_seen(&address).await,
+        8,
+        "local data, not the replica's 7"
+    );
+    signal(quire.id(), "-TERM");
+    let _ = quire.wait();
+
+    // A replica that cannot be read (its ltx folder is a file): the script stops
+    // and creates nothing.
+    let unreadable = site.dir.path().join("unreadable");
+    std::fs::create_dir_all(&unreadable).unwrap();
+    std::fs::write(unreadable.join("ltx"), "not a folder").unwrap();
+    let broken = Site::with_replica(Some(format!("file://{}", unreadable.display())));
+    std::fs::remove_dir_all(broken.dir.path().join("data")).unwrap();
+    assert!(entrypoint(&broken).is_err());
+    assert!(!broken.db().exists(), "never starts empty over a replica");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_entrypoint_starts_fresh_when_there_is_no_replica_yet() {
+    let _serial = SERIAL.lock().await;
+    let site = Site::new();
+    std::fs::remove_dir_all(site.dir.path().join("data")).unwrap();
+    let (mut quire, address) = entrypoint(&site).expect("starts fresh");
+    let res = reqwest::get(format!("{address}/readyz")).await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    signal(quire.id(), "-TERM");
+    let _ = quire.wait();
+    assert!(site.db().exists());
 }

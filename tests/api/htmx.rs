@@ -142,8 +142,8 @@ async fn health_and_readiness_probes_answer() {
 #[tokio::test]
 async fn oversized_request_heads_are_refused() {
     let app = spawn_app().await;
-    let res = app
-        .client
+    // Its own client: the server drops that connection, which must not be reused.
+    let res = crate::helpers::new_client()
         .get(format!("{}/", app.address))
         .header("X-Padding", "a".repeat(200 * 1024))
         .send()
