@@ -154,3 +154,23 @@ async fn oversized_request_heads_are_refused() {
     }
     assert_eq!(app.get("/healthz").await.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn the_healthcheck_command_sees_a_running_server() {
+    let app = spawn_app().await;
+    let bind = app.address.trim_start_matches("http://").to_owned();
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_quire"))
+            .arg("healthcheck")
+            .env("QUIRE_BIND", bind)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
