@@ -1,8 +1,7 @@
 //! deploy/entrypoint.sh: its start-up decisions, with the real Litestream binary.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use reqwest::StatusCode;
@@ -20,32 +19,7 @@ fn entrypoint(site: &Site) -> Result<(Child, String), String> {
         .env("LITESTREAM", litestream())
         .env("QUIRE_LITESTREAM_MODE", "none")
         .env("QUIRE_LITESTREAM_CONFIG", site.config());
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Some(port) = line.split("quire is ready port=").nth(1) {
-                let _ = tx.send(Ok(port.split_whitespace().next().unwrap_or("").to_owned()));
-            }
-        }
-        let _ = tx.send(Err("the entrypoint ended before quire was ready".to_owned()));
-    });
-    match rx.recv_timeout(Duration::from_secs(30)) {
-        Ok(Ok(port)) => Ok((child, format!("http://127.0.0.1:{port}"))),
-        other => {
-            let _ = child.kill();
-            let _ = child.wait();
-            Err(match other {
-                Ok(Err(why)) => why,
-                _ => "quire was not ready within 30 s".to_owned(),
-            })
-        }
-    }
+    try_start(&mut cmd)
 }
 
 /// A replica holding `n` documents (quire and a sidecar ran, then stopped).

@@ -110,6 +110,12 @@ impl Site {
 /// Starts a process that (itself or as Litestream's child) runs `quire serve`, and
 /// waits for quire's "ready" line to learn its port.
 pub fn start(cmd: &mut Command) -> (Child, String) {
+    try_start(cmd).expect("quire reports ready")
+}
+
+/// Like `start`, but a process that ends (or stalls) before quire is ready is an
+/// `Err` with the reason, and is reaped.
+pub fn try_start(cmd: &mut Command) -> Result<(Child, String), String> {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -124,14 +130,22 @@ pub fn start(cmd: &mut Command) -> (Child, String) {
                 .nth(1)
                 .and_then(|r| r.split_whitespace().next())
             {
-                let _ = tx.send(port.to_owned());
+                let _ = tx.send(Ok(port.to_owned()));
             }
         }
+        let _ = tx.send(Err("the process ended before quire was ready".to_owned()));
     });
-    let port = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("quire reports ready");
-    (child, format!("http://127.0.0.1:{port}"))
+    match rx.recv_timeout(Duration::from_secs(30)) {
+        Ok(Ok(port)) => Ok((child, format!("http://127.0.0.1:{port}"))),
+        other => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(match other {
+                Ok(Err(why)) => why,
+                _ => "quire was not ready within 30 s".to_owned(),
+            })
+        }
+    }
 }
 
 pub fn signal(pid: u32, sig: &str) {
