@@ -1,37 +1,64 @@
 #!/usr/bin/env bash
-# Requests/s for a signed-in GET /d/{id} (random ids) beside GET /healthz, in one
-# run, with wrk on loopback. Usage: benches/http.sh DB_PATH [CONNECTIONS] [SECONDS]
-# (seed first: quire seed --count 10000). Creates the user `bench` if missing.
+# HTTP on loopback, in one run: a signed-in GET /d/{id} (random ids) beside
+# GET /healthz (the server's own ceiling), at 1, 10 and 50 connections.
+# Requests/s from wrk; p50/p99 from every request's latency in an HDR histogram
+# (benches/loadgen.rs, closed loop). Peak RSS of the server at the end.
+#
+# Usage: benches/http.sh DB_PATH [SECONDS] [CONNECTIONS...]
+#   seed first, e.g.: quire seed --count 10000 --size 8192
+# Writes target/perf/http.csv.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 db=${1:?database path}
-conns=${2:-10}
-secs=${3:-10}
+secs=${2:-10}
+shift $(( $# >= 2 ? 2 : 1 ))
+conns=("$@")
+[ ${#conns[@]} -gt 0 ] || conns=(1 10 50)
 bin=${QUIRE_BIN:-./target/release/quire}
 port=${PORT:-18182}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+cargo build --release --locked --quiet --bin quire --example loadgen
+loadgen=./target/release/examples/loadgen
 export QUIRE_DATABASE_URL="sqlite://$db" QUIRE_LOG=warn
 echo "bench password 1234" | "$bin" user add bench --admin --password-stdin >/dev/null 2>&1 || true
-ids=$(mktemp); jar=$(mktemp)
-python3 - "$db" > "$ids" <<'PY'
+paths=$(mktemp); health=$(mktemp); jar=$(mktemp)
+python3 - "$db" > "$paths" <<'PY'
 import sqlite3, sys
 for (i,) in sqlite3.connect(sys.argv[1]).execute("SELECT id FROM documents WHERE deleted_at IS NULL"):
-    print(i)
+    print("/d/" + i)
 PY
+echo /healthz > "$health"
 QUIRE_BIND="127.0.0.1:$port" "$bin" serve &
 pid=$!
-trap 'kill -TERM $pid; rm -f "$ids" "$jar"' EXIT
+trap 'kill -TERM $pid 2>/dev/null; rm -f "$paths" "$health" "$jar"' EXIT
 until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do sleep 0.01; done
 csrf=$(curl -s -c "$jar" "http://127.0.0.1:$port/login" | sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p' | head -1)
 curl -s -b "$jar" -c "$jar" -o /dev/null -d "username=bench&password=bench+password+1234&csrf=$csrf" "http://127.0.0.1:$port/login"
 cookie=$(awk '$6 ~ /^quire_/ {printf "%s=%s; ", $6, $7}' "$jar")
-status=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: $cookie" "http://127.0.0.1:$port/d/$(head -1 "$ids")")
+first=$(head -1 "$paths")
+status=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: $cookie" "http://127.0.0.1:$port$first")
 [ "$status" = 200 ] || { echo "signed-in document page answered $status" >&2; exit 1; }
-echo "documents: $(wc -l < "$ids"), connections: $conns, ${secs}s each, signed in"
-for what in healthz doc healthz doc; do
-  if [ "$what" = healthz ]; then
-    rps=$(wrk -t1 -c"$conns" -d"${secs}s" "http://127.0.0.1:$port/healthz" | awk '/Requests\/sec/ {print $2}')
-  else
-    rps=$(IDS="$ids" COOKIE="$cookie" wrk -t1 -c"$conns" -d"${secs}s" -s benches/random-doc.lua "http://127.0.0.1:$port" | awk '/Requests\/sec/ {print $2}')
-  fi
-  printf '%-8s %10s req/s\n' "$what" "$rps"
+ids=$(mktemp); sed 's|^/d/||' "$paths" > "$ids"
+
+mkdir -p target/perf
+csv=target/perf/http.csv
+echo "connections,path,tool,requests_per_s,p50_ms,p99_ms" > "$csv"
+echo "documents: $(wc -l < "$paths"), ${secs}s per measurement, signed in, server workers: default"
+printf '| conns | /healthz req/s | /d/{id} req/s | ratio | /d/{id} p50 ms | /d/{id} p99 ms | /healthz p99 ms |\n'
+printf '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+for c in "${conns[@]}"; do
+  h_rps=$(wrk -t1 -c"$c" -d"${secs}s" "http://127.0.0.1:$port/healthz" | awk '/Requests\/sec/ {print $2}')
+  d_rps=$(IDS="$ids" COOKIE="$cookie" wrk -t1 -c"$c" -d"${secs}s" -s benches/random-doc.lua "http://127.0.0.1:$port" | awk '/Requests\/sec/ {print $2}')
+  read -r _ _ hp50 _ hp99 _ _ < <("$loadgen" "127.0.0.1:$port" "$health" "$c" "$secs")
+  read -r _ lrps dp50 _ dp99 _ _ < <("$loadgen" "127.0.0.1:$port" "$paths" "$c" "$secs" "$cookie")
+  {
+    echo "$c,/healthz,wrk,$h_rps,,"
+    echo "$c,/d/{id},wrk,$d_rps,,"
+    echo "$c,/healthz,loadgen,,$hp50,$hp99"
+    echo "$c,/d/{id},loadgen,$lrps,$dp50,$dp99"
+  } >> "$csv"
+  ratio=$(python3 -c "print(f'{100*$d_rps/$h_rps:.1f} %')")
+  printf '| %s | %.0f | %.0f | %s | %s | %s | %s |\n' "$c" "$h_rps" "$d_rps" "$ratio" "$dp50" "$dp99" "$hp99"
 done
+rm -f "$ids"
+echo "server peak RSS: $(awk '/VmHWM/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)"

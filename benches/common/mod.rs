@@ -17,3 +17,48 @@ pub async fn open_db(dir: &std::path::Path) -> (Db, Config) {
 pub fn ms(nanos: u64) -> String {
     format!("{:.3}", nanos as f64 / 1e6)
 }
+
+pub mod budget;
+pub mod filestore;
+pub mod process;
+pub mod server;
+
+/// Signs `client` in (its cookie jar keeps the session); returns the CSRF token.
+pub async fn sign_in(
+    client: &reqwest::Client,
+    address: &str,
+    user: &str,
+    password: &str,
+) -> String {
+    let page = client
+        .get(format!("{address}/login"))
+        .send()
+        .await
+        .expect("GET /login")
+        .text()
+        .await
+        .expect("login page");
+    let csrf = page
+        .split(r#"name="csrf" value=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the sign-in form has a CSRF field")
+        .to_owned();
+    let res = client
+        .post(format!("{address}/login"))
+        .form(&[
+            ("username", user),
+            ("password", password),
+            ("csrf", &csrf),
+            ("next", "/"),
+        ])
+        .send()
+        .await
+        .expect("POST /login");
+    assert_eq!(
+        res.status(),
+        reqwest::StatusCode::SEE_OTHER,
+        "bench sign-in"
+    );
+    csrf
+}

@@ -7,7 +7,8 @@ mod sessions;
 pub mod tokens;
 
 pub use sessions::{
-    SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, random_token, session_user, start_session,
+    SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, random_token, session_user,
+    session_user_with_document, start_session,
 };
 
 use crate::db::Db;

@@ -73,25 +73,40 @@ pub async fn authorize<'e>(
     actor: Option<Actor<'_>>,
     need: Access,
 ) -> Result<Document, DocError> {
-    let found: Option<(Document, i64)> =
-        sqlx::query_as::<_, Document>(sqlx::AssertSqlSafe(format!(
-            "SELECT {}, {ACCESS_SQL} AS access FROM documents WHERE id = ?1",
-            super::store::COLUMNS
-        )))
-        .bind(id.as_str())
-        .bind(viewer(actor))
-        .fetch_optional(ex)
-        .await?
-        .map(|d| {
-            let level = d.access;
-            (d, level)
-        });
-    let (doc, level) = found.ok_or(DocError::NotFound)?;
-    match Access::from_level(level) {
+    let found: Option<Document> = sqlx::query_as::<_, Document>(sqlx::AssertSqlSafe(format!(
+        "SELECT {}, {ACCESS_SQL} AS access FROM documents WHERE id = ?1",
+        super::store::COLUMNS
+    )))
+    .bind(id.as_str())
+    .bind(viewer(actor))
+    .fetch_optional(ex)
+    .await?;
+    check(found, need)
+}
+
+/// The verdict on a document fetched with its `access` level computed.
+pub fn check(found: Option<Document>, need: Access) -> Result<Document, DocError> {
+    let doc = found.ok_or(DocError::NotFound)?;
+    match Access::from_level(doc.access) {
         Access::None => Err(DocError::NotFound),
         have if have < need => Err(DocError::Forbidden),
         _ => Ok(doc),
     }
+}
+
+/// Columns of a document and the viewer's `access` to it, for a query that joins
+/// `documents` to a row naming the viewer's id as `viewer_expr` (one round trip
+/// for the session and the page, see `accounts::session_user_with_document`).
+pub fn document_with_access(viewer_expr: &str) -> String {
+    format!(
+        "{}, {} AS access",
+        super::store::COLUMNS
+            .split(", ")
+            .map(|c| format!("documents.{c}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        ACCESS_SQL.replace("?2", viewer_expr)
+    )
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

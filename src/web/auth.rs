@@ -13,6 +13,7 @@ use futures_util::StreamExt;
 use super::AppState;
 use super::form::{FormData, FormLimit};
 use crate::accounts::{self, User};
+use crate::documents::{DocId, Document};
 use crate::error::AppError;
 
 pub const SESSION_COOKIE: &str = "quire_session";
@@ -97,11 +98,20 @@ pub async fn wrap(
     let csrf = existing.unwrap_or_else(accounts::random_token);
     req.extensions_mut().insert(CsrfToken(csrf.clone()));
 
-    let user = match req.cookie(SESSION_COOKIE) {
-        Some(c) => accounts::session_user(&state.db, c.value())
+    let user = match (req.cookie(SESSION_COOKIE), page_view(&req)) {
+        (Some(c), Some(id)) => {
+            let found = accounts::session_user_with_document(&state.db, c.value(), &id)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            found.map(|(user, doc)| {
+                req.extensions_mut().insert(Prefetched(id, doc));
+                user
+            })
+        }
+        (Some(c), None) => accounts::session_user(&state.db, c.value())
             .await
             .map_err(|e| AppError::Internal(e.into()))?,
-        None => None,
+        (None, _) => None,
     };
     if let Some(u) = &user {
         req.extensions_mut().insert(u.clone());
@@ -191,6 +201,20 @@ async fn api_auth(
         }
     }
 }
+
+/// A document page view (`GET /d/{id}`): the hottest path, whose session and
+/// document are read together.
+fn page_view(req: &ServiceRequest) -> Option<DocId> {
+    if req.method() != Method::GET {
+        return None;
+    }
+    let id = req.path().strip_prefix("/d/")?;
+    DocId::parse(id)
+}
+
+/// The document a page view asked for, read with the session by `wrap`, with
+/// the viewer's access level; `None` when no document has that id.
+pub struct Prefetched(pub DocId, pub Option<Document>);
 
 /// The signed-in user, put there by `wrap`.
 pub struct CurrentUser(pub User);

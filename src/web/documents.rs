@@ -1,10 +1,10 @@
 //! Document pages: list, new, show, edit, save, and moving to the trash.
 
 use actix_web::http::{StatusCode, header};
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
-use super::auth::CurrentUser;
+use super::auth::{CurrentUser, Prefetched};
 use super::form::FormData;
 use super::pages::{self, DocView, EditForm, EditPartial, ListPartial, Row, ShowPartial};
 use super::{AppState, done};
@@ -95,12 +95,20 @@ pub async fn document_create(
 }
 
 pub async fn document_show(
+    req: HttpRequest,
     state: web::Data<AppState>,
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
+    let prefetched = req
+        .extensions_mut()
+        .remove::<Prefetched>()
+        .filter(|p| p.0 == id);
+    let doc = match prefetched {
+        Some(Prefetched(_, found)) => documents::access::check(found, documents::Access::Read)?,
+        None => documents::get(&state.db, &id, Some(actor(&user))).await?,
+    };
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
     }

@@ -1,0 +1,257 @@
+//! Routes of the page budget and the closed-loop clients that time them.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+use quire::seed::{Rng, document};
+use reqwest::StatusCode;
+
+use super::server::{Running, SIZES};
+
+/// Searches a user would type, from a common word to a part of a word.
+const QUERIES: &[&str] = &[
+    "garden",
+    "garden+ledger",
+    "lant",
+    "%22copper+signal%22",
+    "rchiv",
+    "cafe",
+    "4242",
+    "xyzzy",
+];
+
+pub enum Kind {
+    Document(usize),
+    List {
+        pages: usize,
+    },
+    Search,
+    /// Saves 8 KB documents; versions are tracked so every save is current.
+    Save {
+        versions: Arc<Vec<AtomicI64>>,
+        next: Arc<AtomicUsize>,
+    },
+}
+
+pub struct Route {
+    pub name: &'static str,
+    kind: Kind,
+}
+
+impl Route {
+    pub fn all(running: &Running) -> Vec<Route> {
+        let total: usize = running.ids.iter().map(Vec::len).sum();
+        let versions = running.ids[1]
+            .iter()
+            .map(|(_, v)| AtomicI64::new(*v))
+            .collect();
+        vec![
+            Route {
+                name: "document 1KB",
+                kind: Kind::Document(0),
+            },
+            Route {
+                name: "document 8KB",
+                kind: Kind::Document(1),
+            },
+            Route {
+                name: "document 64KB",
+                kind: Kind::Document(2),
+            },
+            Route {
+                name: "list",
+                kind: Kind::List {
+                    pages: total.div_ceil(quire::documents::PAGE_SIZE as usize),
+                },
+            },
+            Route {
+                name: "search",
+                kind: Kind::Search,
+            },
+            Route {
+                name: "save 8KB",
+                kind: Kind::Save {
+                    versions: Arc::new(versions),
+                    next: Arc::new(AtomicUsize::new(0)),
+                },
+            },
+        ]
+    }
+
+    /// One request, timed from send to the last byte of the body.
+    async fn once(&self, running: &Running, rng: &mut Rng) -> Result<Duration, String> {
+        let base = &running.address;
+        let (request, want, saved) = match &self.kind {
+            Kind::Document(class) => {
+                let ids = &running.ids[*class];
+                let (id, _) = &ids[rng.below(ids.len())];
+                (
+                    running.client.get(format!("{base}/d/{id}")),
+                    StatusCode::OK,
+                    None,
+                )
+            }
+            Kind::List { pages } => {
+                let page = 1 + rng.below((*pages).max(1));
+                (
+                    running.client.get(format!("{base}/?page={page}")),
+                    StatusCode::OK,
+                    None,
+                )
+            }
+            Kind::Search => {
+                let q = QUERIES[rng.below(QUERIES.len())];
+                (
+                    running.client.get(format!("{base}/search?q={q}")),
+                    StatusCode::OK,
+                    None,
+                )
+            }
+            Kind::Save { versions, next } => {
+                let i = next.fetch_add(1, Ordering::Relaxed) % versions.len();
+                let (id, _) = &running.ids[1][i];
+                let version = versions[i].load(Ordering::Relaxed);
+                let (title, mut body) = document(rng, SIZES[1] - 200);
+                body.push_str(&format!("\n\nEdit {}.\n", rng.next_u64()));
+                let form = [
+                    ("title", title),
+                    ("body", body),
+                    ("version", version.to_string()),
+                    ("csrf", running.csrf.clone()),
+                ];
+                let request = running.client.post(format!("{base}/d/{id}")).form(&form);
+                (request, StatusCode::SEE_OTHER, Some(&versions[i]))
+            }
+        };
+        let started = Instant::now();
+        let res = request
+            .send()
+            .await
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        let status = res.status();
+        let body = res
+            .bytes()
+            .await
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        let took = started.elapsed();
+        if status != want {
+            let text = String::from_utf8_lossy(&body);
+            return Err(format!(
+                "{}: answered {status}, expected {want}: {}",
+                self.name,
+                text.chars().take(300).collect::<String>()
+            ));
+        }
+        if let Some(v) = saved {
+            v.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(took)
+    }
+
+    /// For criterion: `iters` requests one after another, their summed time.
+    pub async fn timed(&self, running: &Running, iters: u64) -> Duration {
+        let mut rng = Rng::new(iters ^ 0x9e37_79b9);
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            total += self
+                .once(running, &mut rng)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        total
+    }
+}
+
+pub struct Outcome {
+    name: &'static str,
+    hist: Histogram<u64>,
+    wall: Duration,
+    failures: Vec<String>,
+}
+
+/// `requests` requests spread over `clients` closed-loop clients (each sends its
+/// next request when the previous answer is in), after a short warm-up.
+pub async fn measure(running: &Running, route: &Route, requests: usize, clients: usize) -> Outcome {
+    let mut warm = Rng::new(99);
+    for _ in 0..requests.min(50) {
+        // Failures here show up again in the measured run.
+        let _ = route.once(running, &mut warm).await;
+    }
+    let started = Instant::now();
+    let per_client = requests.div_ceil(clients);
+    let runs = (0..clients).map(|c| async move {
+        let mut rng = Rng::new(c as u64 + 1);
+        let mut hist = Histogram::<u64>::new(3).expect("histogram");
+        let mut failures = Vec::new();
+        for _ in 0..per_client {
+            match route.once(running, &mut rng).await {
+                Ok(took) => hist.record(took.as_micros() as u64).expect("record"),
+                Err(e) => failures.push(e),
+            }
+        }
+        (hist, failures)
+    });
+    let mut hist = Histogram::<u64>::new(3).expect("histogram");
+    let mut failures = Vec::new();
+    for (h, f) in futures::future::join_all(runs).await {
+        hist.add(h).expect("merge histograms");
+        failures.extend(f);
+    }
+    Outcome {
+        name: route.name,
+        hist,
+        wall: started.elapsed(),
+        failures,
+    }
+}
+
+impl Outcome {
+    pub fn ms(&self, q: f64) -> f64 {
+        self.hist.value_at_quantile(q) as f64 / 1000.0
+    }
+
+    pub fn breach(&self, budget_ms: f64, enforce: bool) -> Option<String> {
+        if let Some(first) = self.failures.first() {
+            return Some(format!(
+                "{} requests failed, first: {first}",
+                self.failures.len()
+            ));
+        }
+        let p99 = self.ms(0.99);
+        (enforce && p99 > budget_ms).then(|| format!("{}: p99 {p99:.2} ms > {budget_ms} ms", self.name))
+    }
+}
+
+impl Outcome {
+    pub fn csv(&self) -> String {
+        format!(
+            "{},{},{:.0},{:.3},{:.3},{:.3},{:.3}\n",
+            self.name,
+            self.hist.len(),
+            self.hist.len() as f64 / self.wall.as_secs_f64(),
+            self.ms(0.50),
+            self.ms(0.90),
+            self.ms(0.99),
+            self.hist.max() as f64 / 1000.0,
+        )
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:<14} {:>8} {:>9.0} {:>9.2} {:>9.2} {:>9.2} {:>9.2}",
+            self.name,
+            self.hist.len(),
+            self.hist.len() as f64 / self.wall.as_secs_f64(),
+            self.ms(0.50),
+            self.ms(0.90),
+            self.ms(0.99),
+            self.hist.max() as f64 / 1000.0,
+        )
+    }
+}
