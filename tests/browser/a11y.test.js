@@ -40,6 +40,14 @@ async function seriousViolations(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+test('the axe check reports a field without a label', async () => {
+  const page = await context.newPage();
+  await page.setContent('<!doctype html><html lang="en"><title>t</title><main><input></main></html>');
+  const found = await seriousViolations(page);
+  assert.ok(found.some((line) => line.startsWith('label ')), found.join('\n'));
+  await page.close();
+});
+
 for (const colorScheme of ['light', 'dark']) {
   test(`no serious or critical axe violations on the main pages (${colorScheme})`, async () => {
     const ctx = await newContext(browser, { colorScheme });

@@ -108,7 +108,7 @@ test('live search finds a document while the user types', async () => {
 
   await page.goto('/search');
   await markPage(page);
-  await page.getByLabel('Search documents').pressSequentially(word, { delay: 30 });
+  await page.getByRole('searchbox', { name: 'Search documents' }).pressSequentially(word, { delay: 30 });
   const hit = page.locator('#results ol.hits').getByRole('link', { name: title });
   await hit.waitFor();
   assert.match(await page.locator('#results .snippet').first().textContent(), new RegExp(word));
