@@ -19,7 +19,7 @@ before(async () => {
   context = await newContext(browser);
   const page = await context.newPage();
   await signIn(page);
-  pages = await mainPages(page);
+  pages = await mainPages(page, 'beacon');
   await page.close();
 });
 

@@ -45,7 +45,7 @@ export async function newContext(browser, options = {}) {
     reducedMotion: 'reduce',
     ...options,
   });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(15_000);
   return context;
 }
 

@@ -1,7 +1,7 @@
 // quire's main pages, with the data each needs to show something real: a document
 // with two revisions, one in the trash, a search with hits. Used by the
 // accessibility checks and the screenshots.
-import { createDocument, editorBody, unique } from './helpers.js';
+import { createDocument, editorBody } from './helpers.js';
 
 const SAMPLE = `quire keeps every revision of a document, so you can write freely.
 
@@ -18,12 +18,15 @@ opens in any editor in thirty years.
 `;
 
 /**
- * Creates the sample data through `page` (signed in) and returns the pages, each
- * with a name and an `open(page)` that shows it and waits for its heading.
+ * Creates the sample data through `page` (signed in), with `word` to search for,
+ * and returns the pages, each with a name and an `open(page)` that shows it and
+ * waits for its heading.
  */
-export async function mainPages(page) {
-  const word = `lighthouse${process.pid}`;
-  const title = unique('A field guide to plain text');
+export async function mainPages(page, word = 'lighthouse') {
+  // Plain names, as people would write them: these pages end up in the README.
+  // Opening by address keeps a page apart from a same-named one of another file;
+  // each caller's own `word` keeps the search page to its own document.
+  const title = 'A field guide to plain text';
   const path = await createDocument(page, title, SAMPLE.replace('freely', `freely by the ${word}`));
   await page.goto(`${path}/edit`);
   await editorBody(page).fill(
@@ -32,7 +35,7 @@ export async function mainPages(page) {
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
 
-  await createDocument(page, unique('Old shopping list'), 'milk, bread');
+  await createDocument(page, 'Old shopping list', 'milk, bread');
   page.once('dialog', (dialog) => dialog.accept());
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
