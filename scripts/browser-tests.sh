@@ -87,11 +87,10 @@ if [ -z "$port" ]; then
   cat "$work/serve.log" >&2
   exit 1
 fi
-echo "== browser tests against http://127.0.0.1:$port"
-
 shots="$target_dir/screenshots"
 rm -rf "$shots"
 mkdir -p "$shots"
+echo "== browser tests against http://127.0.0.1:$port (screenshots into $shots)"
 status=0
 (
   cd tests/browser
@@ -108,7 +107,6 @@ if [ "$status" -ne 0 ]; then
   tail -n 20 "$work/serve.log" >&2
   exit "$status"
 fi
-echo "screenshots: $shots"
 
 if [ "$update_docs" -eq 1 ]; then
   mkdir -p "$root/docs/screenshots"

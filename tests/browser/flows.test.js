@@ -94,6 +94,7 @@ test('editing inline saves without a full page reload', async () => {
   await page.locator('.prose em', { hasText: 'better' }).waitFor();
   assert.match(await page.locator('article.document .meta').textContent(), /version 2/);
   await banner(page, 'Saved.').waitFor();
+  assert.match(await page.title(), new RegExp(`^${title} · quire$`));
   await assertNotReloaded(page);
   await page.close();
 });
