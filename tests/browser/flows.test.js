@@ -202,8 +202,27 @@ test('a save based on a stale version shows both texts and keeps mine', async ()
     'their change, saved first',
   );
   await assertNotReloaded(first);
+
+  await first.getByRole('button', { name: 'Save mine over theirs' }).click();
+  await first.getByRole('heading', { level: 1, name: title }).waitFor();
+  assert.equal((await first.locator('.prose').textContent()).trim(), 'my change, saved second');
   await first.close();
   await second.close();
+});
+
+test('the back button after in-place navigation shows whole pages', async () => {
+  const page = await context.newPage();
+  const title = unique('Back and forth');
+  await createDocument(page, title, 'there and back');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trash' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Trash' }).waitFor();
+
+  await page.goBack();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  // A fragment shown as the page would have lost the header and the stylesheet.
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  assert.equal(await page.locator('link[rel="stylesheet"]').count(), 1);
+  await page.close();
 });
 
 test('an oversize paste is refused with the limit and the text kept', async () => {
