@@ -35,6 +35,10 @@ export async function mainPages(page, word = 'lighthouse') {
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
 
+  await page.goto(`${path}/share`);
+  await page.getByRole('button', { name: 'Create a public link' }).click();
+  const publicUrl = await page.getByLabel('Public link').inputValue();
+
   await createDocument(page, 'Old shopping list', 'milk, bread');
   page.once('dialog', (dialog) => dialog.accept());
   await page.getByRole('button', { name: 'Delete' }).click();
@@ -76,6 +80,6 @@ export async function mainPages(page, word = 'lighthouse') {
         },
       },
     ],
-    signedOut: [at('login', '/login', 'Sign in')],
+    signedOut: [at('login', '/login', 'Sign in'), at('public-link', publicUrl, title)],
   };
 }
