@@ -196,7 +196,7 @@ test('a save based on a stale version shows both texts and keeps mine', async ()
   await editorBody(first).fill('my change, saved second');
   await first.getByRole('button', { name: 'Save' }).click();
   await first.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
-  assert.equal(await first.getByLabel('Text Markdown').inputValue(), 'my change, saved second');
+  assert.equal(await editorBody(first).inputValue(), 'my change, saved second');
   assert.equal(
     await first.getByLabel('Text (read-only)').inputValue(),
     'their change, saved first',

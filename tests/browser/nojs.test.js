@@ -119,7 +119,7 @@ test('without JavaScript: a stale save shows the conflict with both texts', asyn
 
   await save(first, 'mine');
   await first.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
-  assert.equal(await first.getByLabel('Text Markdown').inputValue(), 'mine');
+  assert.equal(await editorBody(first).inputValue(), 'mine');
   assert.equal(await first.getByLabel('Text (read-only)').inputValue(), 'theirs');
   await first.close();
   await second.close();
