@@ -31,11 +31,11 @@ if [ ! -x /usr/bin/chromium ]; then
   as_root env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -q --no-install-recommends chromium </dev/null
 fi
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "== installing node and npm"
-  as_root apt-get update -q
-  as_root env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y -q --no-install-recommends nodejs npm </dev/null
+# playwright-core needs Node.js 20 or newer (Debian 12's own nodejs is 18).
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ] || ! command -v npm >/dev/null 2>&1; then
+  echo "the browser tests need Node.js 20 or newer with npm on PATH" >&2
+  exit 1
 fi
 
 # npm ci again only when the lock file changed since the last install.
