@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine: installs what the tests need (idempotent),
-# checks formatting and lints, then runs every test.
+# checks formatting and lints, then runs every test, the browser tests last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,3 +37,5 @@ echo "== lint"
 cargo clippy --all-targets --locked -- -D warnings
 echo "== tests"
 cargo test --all-targets --locked
+echo "== browser tests"
+./scripts/browser-tests.sh

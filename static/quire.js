@@ -35,8 +35,16 @@
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
   });
 
+  // A save answers with the message and the page to load next (HX-Location); the
+  // message waits for that page, or loading it would clear the banner at once.
+  var pendingFlash = null;
+
   document.addEventListener("htmx:afterSettle", function () {
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
+    if (pendingFlash !== null) {
+      show("flash", "ok", pendingFlash);
+      pendingFlash = null;
+    }
     var failure = document.getElementById("failure");
     if (failure) failure.textContent = "";
   });
@@ -47,7 +55,7 @@
   });
 
   document.addEventListener("quire:flash", function (e) {
-    show("flash", "ok", e.detail && e.detail.value ? e.detail.value : "Done.");
+    pendingFlash = e.detail && e.detail.value ? e.detail.value : "Done.";
   });
 
   // A failed request keeps the page as it is (and the text in the editor) and

@@ -1,0 +1,150 @@
+// Accessibility: axe-core on every main page in light and dark, the editor and
+// search reached and used with the keyboard alone, and a focus ring you can see.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import { createDocument, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+import { mainPages } from './pages.js';
+
+const require = createRequire(import.meta.url);
+const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser;
+let context;
+let pages;
+
+before(async () => {
+  browser = await launch();
+  context = await newContext(browser);
+  const page = await context.newPage();
+  await signIn(page);
+  pages = await mainPages(page, 'beacon');
+  await page.close();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Serious and critical axe violations on the page, as readable lines. */
+async function seriousViolations(page) {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(() =>
+    window.axe.run(document, { resultTypes: ['violations'] }),
+  );
+  // A run that checked nothing would pass too: make sure the rules ran.
+  assert.ok(results.passes.length > 10, `axe ran only ${results.passes.length} rules`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('the axe check reports a field without a label', async () => {
+  const page = await context.newPage();
+  await page.setContent('<!doctype html><html lang="en"><title>t</title><main><input></main></html>');
+  const found = await seriousViolations(page);
+  assert.ok(found.some((line) => line.startsWith('label ')), found.join('\n'));
+  await page.close();
+});
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`no serious or critical axe violations on the main pages (${colorScheme})`, async () => {
+    const ctx = await newContext(browser, { colorScheme });
+    const page = await ctx.newPage();
+    await signIn(page);
+    const found = [];
+    for (const { name, open } of [...pages.signedIn, ...pages.signedOut]) {
+      if (pages.signedOut.some((p) => p.name === name)) {
+        await ctx.clearCookies();
+      }
+      await open(page);
+      for (const line of await seriousViolations(page)) found.push(`${name}: ${line}`);
+    }
+    await ctx.close();
+    assert.deepEqual(found, []);
+  });
+}
+
+/** What the focused element is, and whether a focus indicator is drawn around it. */
+function focusState(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    const style = getComputedStyle(el);
+    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+    return {
+      id: el.id,
+      tag: el.tagName,
+      text: (el.textContent ?? '').trim(),
+      focusVisible: el.matches(':focus-visible'),
+      ring: outline || style.boxShadow !== 'none',
+    };
+  });
+}
+
+/** Presses Tab until `matches` holds for the focused element; each stop must show focus. */
+async function tabTo(page, matches, limit = 25) {
+  for (let i = 0; i < limit; i += 1) {
+    await page.keyboard.press('Tab');
+    const state = await focusState(page);
+    assert.ok(
+      state.ring,
+      `no visible focus on ${state.tag}#${state.id} "${state.text.slice(0, 30)}"`,
+    );
+    if (matches(state)) return state;
+  }
+  assert.fail('Tab never reached the element');
+}
+
+test('the keyboard alone reaches search, and / jumps to it', async () => {
+  const page = await context.newPage();
+  await page.goto('/');
+  const first = await tabTo(page, () => true);
+  assert.equal(first.text, 'Skip to content');
+  await tabTo(page, (s) => s.id === 'q');
+
+  await page.locator('main h1').click();
+  await page.keyboard.press('/');
+  assert.equal((await focusState(page)).id, 'q');
+  await page.keyboard.type(unique('needle'));
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
+  await page.locator('#results').getByText(/Nothing found|found for/).waitFor();
+  await page.close();
+});
+
+test('the keyboard alone opens the editor, moves through it and saves', async () => {
+  const page = await context.newPage();
+  const title = unique('Keyboard only');
+  await createDocument(page, title, 'typed with keys');
+  await page.locator('main h1').click();
+
+  await page.keyboard.press('e');
+  await page.getByRole('heading', { level: 1, name: 'Edit document' }).waitFor();
+  await page.locator('main h1').click();
+  await tabTo(page, (s) => s.id === 'title');
+  await tabTo(page, (s) => s.id === 'body', 1);
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' and saved with Ctrl+S');
+  // Tab leaves the text box: the editor is no keyboard trap.
+  const next = await tabTo(page, (s) => s.tag === 'BUTTON' || s.tag === 'A' || s.tag === 'INPUT');
+  assert.notEqual(next.id, 'body');
+
+  await editorBody(page).focus();
+  await page.keyboard.press('Control+s');
+  await page.locator('.prose', { hasText: 'typed with keys and saved with Ctrl+S' }).waitFor();
+  await page.close();
+});
+
+test('Escape in the editor cancels back to the document', async () => {
+  const page = await context.newPage();
+  const title = unique('Escape hatch');
+  const path = await createDocument(page, title, 'unchanged');
+  await page.goto(`${path}/edit`);
+  await editorBody(page).focus();
+  await page.keyboard.type(' never saved');
+  await page.keyboard.press('Escape');
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  assert.equal((await page.locator('.prose').textContent()).trim(), 'unchanged');
+  await page.close();
+});

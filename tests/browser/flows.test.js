@@ -1,0 +1,257 @@
+// The flows people use with JavaScript on: htmx swaps the page in place, so each
+// test checks what the user sees and, where it matters, that no full reload happened.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  ADMIN,
+  MAX_DOC_BYTES,
+  PASSWORD,
+  acceptDialogs,
+  banner,
+  createDocument,
+  editorBody,
+  launch,
+  newContext,
+  signIn,
+  unique,
+} from './helpers.js';
+
+let browser;
+let context;
+
+before(async () => {
+  browser = await launch();
+  context = await newContext(browser);
+  const page = await context.newPage();
+  await signIn(page);
+  await page.close();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Sets a value on `window` that only survives if the page is never reloaded. */
+async function markPage(page) {
+  await page.evaluate(() => {
+    window.quireNoReload = 'still the same page';
+  });
+}
+
+async function assertNotReloaded(page) {
+  assert.equal(
+    await page.evaluate(() => window.quireNoReload),
+    'still the same page',
+    'the page was reloaded instead of swapped in place',
+  );
+}
+
+/** Opens the editor from a document page and saves a new body there. */
+async function editAndSave(page, body) {
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Edit document' }).waitFor();
+  await editorBody(page).fill(body);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.locator('article.document').waitFor();
+}
+
+test('first run: the administrator made on the command line signs in', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto('/');
+  await page.waitForURL(/\/login\?next=/);
+  await page.getByLabel('Username').fill(ADMIN);
+  await page.getByLabel('Password').fill(`${PASSWORD}-wrong`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: /password/i }).waitFor();
+
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  assert.equal(await nav.getByRole('link', { name: ADMIN, exact: true }).count(), 1);
+  assert.equal(await nav.getByRole('link', { name: 'Admin', exact: true }).count(), 1);
+  await ctx.close();
+});
+
+test('a new document is saved and shown rendered', async () => {
+  const page = await context.newPage();
+  const title = unique('Garden notes');
+  await createDocument(page, title, 'Plant **tomatoes** in May.');
+  assert.equal(await page.locator('.prose strong').textContent(), 'tomatoes');
+  await banner(page, 'Created.').waitFor();
+  await page.close();
+});
+
+test('editing inline saves without a full page reload', async () => {
+  const page = await context.newPage();
+  const title = unique('Inline edit');
+  await createDocument(page, title, 'first draft');
+  await markPage(page);
+
+  await editAndSave(page, 'second draft, *better*');
+
+  await page.locator('.prose em', { hasText: 'better' }).waitFor();
+  assert.match(await page.locator('article.document .meta').textContent(), /version 2/);
+  await banner(page, 'Saved.').waitFor();
+  assert.match(await page.title(), new RegExp(`^${title} · quire$`));
+  await assertNotReloaded(page);
+  await page.close();
+});
+
+test('live search finds a document while the user types', async () => {
+  const page = await context.newPage();
+  const word = `zephyr${process.pid}`;
+  const title = unique('Searchable');
+  await createDocument(page, title, `The ${word} blows from the west.`);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Documents' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+
+  await page.goto('/search');
+  await markPage(page);
+  await page.getByRole('searchbox', { name: 'Search documents' }).pressSequentially(word, { delay: 30 });
+  const hit = page.locator('#results ol.hits').getByRole('link', { name: title });
+  await hit.waitFor();
+  assert.match(await page.locator('#results .snippet').first().textContent(), new RegExp(word));
+  await page.waitForURL(new RegExp(`/search\\?q=${word}`));
+  await assertNotReloaded(page);
+
+  await hit.click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  await page.close();
+});
+
+test('history lists both revisions and the diff marks what changed', async () => {
+  const page = await context.newPage();
+  const title = unique('Two revisions');
+  await createDocument(page, title, 'apples\npears\n');
+  await editAndSave(page, 'apples\nplums\n');
+
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.getByRole('heading', { level: 1, name: 'History' }).waitFor();
+  const revisions = page.locator('ol.revisions > li');
+  assert.equal(await revisions.count(), 2);
+  assert.match(await revisions.filter({ hasText: 'Revision 2' }).textContent(), /current/);
+
+  await page.getByRole('link', { name: 'changes' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Changes from revision 1 to 2' }).waitFor();
+  assert.match(await page.locator('table.diff tr.del').textContent(), /pears/);
+  assert.match(await page.locator('table.diff tr.add').textContent(), /plums/);
+  await page.close();
+});
+
+test('restoring an old revision makes its text current again', async () => {
+  const page = await context.newPage();
+  acceptDialogs(page);
+  const title = unique('Restore me');
+  await createDocument(page, title, 'the original wording');
+  await editAndSave(page, 'a worse wording');
+
+  await page.getByRole('link', { name: 'History' }).click();
+  await page
+    .locator('ol.revisions > li', { hasText: 'Revision 1' })
+    .getByRole('button', { name: 'Restore' })
+    .click();
+  await page.locator('.prose', { hasText: 'the original wording' }).waitFor();
+  await banner(page, 'the old revision is now the current text').waitFor();
+
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.getByRole('heading', { level: 1, name: 'History' }).waitFor();
+  assert.equal(await page.locator('ol.revisions > li').count(), 3);
+  await page.close();
+});
+
+test('a deleted document goes to the trash and comes back', async () => {
+  const page = await context.newPage();
+  acceptDialogs(page);
+  const title = unique('Short-lived');
+  await createDocument(page, title, 'soon in the trash');
+
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  await banner(page, 'Moved to the trash').waitFor();
+  assert.equal(await page.getByRole('link', { name: title }).count(), 0);
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trash' }).click();
+  const row = page.locator('ol.docs > li', { hasText: title });
+  await row.getByRole('button', { name: 'Restore' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  await banner(page, 'Restored from the trash.').waitFor();
+  await page.close();
+});
+
+test('a save based on a stale version shows both texts and keeps mine', async () => {
+  const title = unique('Contested');
+  const first = await context.newPage();
+  const path = await createDocument(first, title, 'common ground');
+  const second = await context.newPage();
+
+  await first.goto(`${path}/edit`);
+  await second.goto(`${path}/edit`);
+  await editorBody(second).fill('their change, saved first');
+  await second.getByRole('button', { name: 'Save' }).click();
+  await second.getByRole('heading', { level: 1, name: title }).waitFor();
+
+  await markPage(first);
+  await editorBody(first).fill('my change, saved second');
+  await first.getByRole('button', { name: 'Save' }).click();
+  await first.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
+  assert.equal(await editorBody(first).inputValue(), 'my change, saved second');
+  assert.equal(
+    await first.getByLabel('Text (read-only)').inputValue(),
+    'their change, saved first',
+  );
+  await assertNotReloaded(first);
+
+  await first.getByRole('button', { name: 'Save mine over theirs' }).click();
+  await first.getByRole('heading', { level: 1, name: title }).waitFor();
+  assert.equal((await first.locator('.prose').textContent()).trim(), 'my change, saved second');
+  await first.close();
+  await second.close();
+});
+
+test('the back button after in-place navigation shows whole pages', async () => {
+  const page = await context.newPage();
+  const title = unique('Back and forth');
+  await createDocument(page, title, 'there and back');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trash' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Trash' }).waitFor();
+
+  await page.goBack();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  // A fragment shown as the page would have lost the header and the stylesheet.
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  assert.equal(await page.locator('link[rel="stylesheet"]').count(), 1);
+  await page.close();
+});
+
+test('an oversize paste is refused with the limit and the text kept', async () => {
+  const page = await context.newPage();
+  const path = await createDocument(page, unique('Oversize'), 'small for now');
+  await page.goto(`${path}/edit`);
+  await markPage(page);
+
+  const pasted = 'x'.repeat(MAX_DOC_BYTES + 1000);
+  await editorBody(page).focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(pasted);
+  assert.match(await page.locator('.counter').getAttribute('class'), /\bover\b/);
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('alert').filter({ hasText: /limit/ }).waitFor();
+  const kept = await editorBody(page).inputValue();
+  assert.ok(kept === pasted, `the editor holds ${kept.length} characters, not the ${pasted.length} pasted`);
+  await assertNotReloaded(page);
+  await page.close();
+});
+
+test('signing out ends the session', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/login/);
+  await page.goto('/');
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await ctx.close();
+});

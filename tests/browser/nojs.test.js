@@ -1,0 +1,150 @@
+// The same core flows with JavaScript turned off: plain forms, redirects and
+// messages rendered by the server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  MAX_DOC_BYTES,
+  banner,
+  createDocument,
+  editorBody,
+  launch,
+  newContext,
+  signIn,
+  unique,
+} from './helpers.js';
+
+let browser;
+let context;
+
+before(async () => {
+  browser = await launch();
+  context = await newContext(browser, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn(page);
+  await page.close();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function save(page, body) {
+  await editorBody(page).fill(body);
+  await page.getByRole('button', { name: 'Save' }).click();
+}
+
+test('without JavaScript: create, edit and see the saved text', async () => {
+  const page = await context.newPage();
+  const title = unique('Plain forms');
+  const path = await createDocument(page, title, 'written **without** scripts');
+  // A plain redirect carries the message code; an htmx swap would not.
+  assert.match(page.url(), /\?m=created$/);
+  await banner(page, 'Created.').waitFor();
+  assert.equal(await page.locator('.prose strong').textContent(), 'without');
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.waitForURL(`**${path}/edit`);
+  await save(page, 'edited without scripts');
+  await page.waitForURL(`**${path}?m=saved`);
+  await banner(page, 'Saved.').waitFor();
+  assert.match(await page.locator('article.document .meta').textContent(), /version 2/);
+  await page.close();
+});
+
+test('without JavaScript: the search form finds a document', async () => {
+  const page = await context.newPage();
+  const word = `quokka${process.pid}`;
+  const title = unique('Found by form');
+  await createDocument(page, title, `A ${word} smiles.`);
+
+  const search = page.getByRole('search').getByRole('searchbox');
+  await search.fill(word);
+  await search.press('Enter');
+  await page.waitForURL(/\/search\?q=/);
+  await page.locator('ol.hits').getByRole('link', { name: title }).waitFor();
+  await page.close();
+});
+
+test('without JavaScript: history, diff and restoring a revision', async () => {
+  const page = await context.newPage();
+  const title = unique('Plain history');
+  const path = await createDocument(page, title, 'one\ntwo\n');
+  await page.goto(`${path}/edit`);
+  await save(page, 'one\nthree\n');
+  await page.waitForURL(`**${path}?m=saved`);
+
+  await page.getByRole('link', { name: 'History' }).click();
+  assert.equal(await page.locator('ol.revisions > li').count(), 2);
+  await page.getByRole('link', { name: 'changes' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Changes from revision 1 to 2' }).waitFor();
+  assert.match(await page.locator('table.diff tr.add').textContent(), /three/);
+
+  await page.goto(`${path}/history`);
+  await page
+    .locator('ol.revisions > li', { hasText: 'Revision 1' })
+    .getByRole('button', { name: 'Restore' })
+    .click();
+  await page.waitForURL(`**${path}?m=saved`);
+  await page.locator('.prose', { hasText: 'two' }).waitFor();
+  await page.close();
+});
+
+test('without JavaScript: delete to the trash and restore', async () => {
+  const page = await context.newPage();
+  const title = unique('Plain trash');
+  await createDocument(page, title, 'to be deleted');
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.waitForURL(/\/\?m=trashed$/);
+  await banner(page, 'Moved to the trash').waitFor();
+
+  await page.goto('/trash');
+  await page
+    .locator('ol.docs > li', { hasText: title })
+    .getByRole('button', { name: 'Restore' })
+    .click();
+  await page.waitForURL(/\?m=restored$/);
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  await page.close();
+});
+
+test('without JavaScript: a stale save shows the conflict with both texts', async () => {
+  const title = unique('Plain conflict');
+  const first = await context.newPage();
+  const path = await createDocument(first, title, 'base');
+  const second = await context.newPage();
+  await first.goto(`${path}/edit`);
+  await second.goto(`${path}/edit`);
+  await save(second, 'theirs');
+  await second.waitForURL(`**${path}?m=saved`);
+
+  await save(first, 'mine');
+  await first.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
+  assert.equal(await editorBody(first).inputValue(), 'mine');
+  assert.equal(await first.getByLabel('Text (read-only)').inputValue(), 'theirs');
+  await first.close();
+  await second.close();
+});
+
+test('without JavaScript: an oversize text is refused and handed back', async () => {
+  const page = await context.newPage();
+  const path = await createDocument(page, unique('Plain oversize'), 'short');
+  await page.goto(`${path}/edit`);
+  const big = 'y'.repeat(MAX_DOC_BYTES + 1);
+  const response = page.waitForResponse((r) => r.request().method() === 'POST');
+  await save(page, big);
+  assert.equal((await response).status(), 413);
+  await page.getByRole('alert').filter({ hasText: /limit/ }).waitFor();
+  const kept = await editorBody(page).inputValue();
+  assert.ok(kept === big, `the editor holds ${kept.length} characters, not the ${big.length} sent`);
+  await page.close();
+});
+
+test('without JavaScript: signing out', async () => {
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/login/);
+  await page.goto('/new');
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await page.close();
+});

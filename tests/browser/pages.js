@@ -1,0 +1,85 @@
+// quire's main pages, with the data each needs to show something real: a document
+// with two revisions, one in the trash, a search with hits. Used by the
+// accessibility checks and the screenshots.
+import { createDocument, editorBody } from './helpers.js';
+
+const SAMPLE = `quire keeps every revision of a document, so you can write freely.
+
+## Why plain text
+
+Plain text outlives the programs that made it. A *Markdown* file written today
+opens in any editor in thirty years.
+
+- Headings, lists and **emphasis**
+- \`inline code\` and fenced blocks
+- [links](https://example.org)
+
+> Nothing is ever lost: a save appends a revision.
+`;
+
+/**
+ * Creates the sample data through `page` (signed in), with `word` to search for,
+ * and returns the pages, each with a name and an `open(page)` that shows it and
+ * waits for its heading.
+ */
+export async function mainPages(page, word = 'lighthouse') {
+  // Plain names, as people would write them: these pages end up in the README.
+  // Opening by address keeps a page apart from a same-named one of another file;
+  // each caller's own `word` keeps the search page to its own document.
+  const title = 'A field guide to plain text';
+  const path = await createDocument(page, title, SAMPLE.replace('freely', `freely by the ${word}`));
+  await page.goto(`${path}/edit`);
+  await editorBody(page).fill(
+    SAMPLE.replace('freely', `freely by the ${word}`).replace('thirty', 'fifty'),
+  );
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+
+  await page.goto(`${path}/share`);
+  await page.getByRole('button', { name: 'Create a public link' }).click();
+  const publicUrl = await page.getByLabel('Public link').inputValue();
+
+  await createDocument(page, 'Old shopping list', 'milk, bread');
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+
+  const at = (name, url, heading) => ({
+    name,
+    async open(p) {
+      await p.goto(url);
+      await p.getByRole('heading', { level: 1, name: heading }).first().waitFor();
+    },
+  });
+
+  return {
+    signedIn: [
+      at('list', '/', 'Documents'),
+      at('document', path, title),
+      at('new', '/new', 'New document'),
+      at('editor', `${path}/edit`, 'Edit document'),
+      at('history', `${path}/history`, 'History'),
+      at('revision', `${path}/r/1`, title),
+      at('diff', `${path}/diff?from=1&to=2`, 'Changes from revision 1 to 2'),
+      at('search', `/search?q=${word}`, 'Search'),
+      at('trash', '/trash', 'Trash'),
+      at('share', `${path}/share`, 'Sharing'),
+      at('account', '/account', 'Your account'),
+      at('admin-users', '/admin/users', 'Users'),
+      at('admin-audit', '/admin/audit', 'Audit log'),
+      {
+        name: 'conflict',
+        async open(p) {
+          await p.goto(`${path}/edit`);
+          // An editor opened before the last save: its version is one behind.
+          await p.locator('form.editor input[name="version"]').evaluate((el) => {
+            el.value = String(Number(el.value) - 1);
+          });
+          await p.getByRole('button', { name: 'Save' }).click();
+          await p.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
+        },
+      },
+    ],
+    signedOut: [at('login', '/login', 'Sign in'), at('public-link', publicUrl, title)],
+  };
+}
