@@ -139,7 +139,10 @@ fn main() {
     if breaches.is_empty() && mode.enforce {
         println!("every route's p99 is within {budget_ms} ms");
     } else if breaches.is_empty() {
-        println!("{} mode: every request succeeded; p99 budget not enforced", mode.name);
+        println!(
+            "{} mode: every request succeeded; p99 budget not enforced",
+            mode.name
+        );
     } else {
         for b in &breaches {
             eprintln!("BUDGET BREACH: {b}");

@@ -137,8 +137,22 @@ async fn run(t: &Target<'_>, clients: usize, count: usize, acked: Option<&Acked>
     }
 }
 
-fn row(name: &str, s: &Stats, clients: usize, count: usize, rss: Option<f64>) -> f64 {
+fn row(
+    csv: &mut String,
+    name: &str,
+    s: &Stats,
+    (clients, count): (usize, usize),
+    rss: Option<f64>,
+) -> f64 {
     let per_s = (clients * count) as f64 / s.wall.as_secs_f64();
+    csv.push_str(&format!(
+        "{name},{:.2},{per_s:.1},{:.0},{:.3},{:.3},{}\n",
+        s.wall.as_secs_f64(),
+        s.hist.len() as f64 / s.wall.as_secs_f64(),
+        s.hist.value_at_quantile(0.5) as f64 / 1000.0,
+        s.hist.value_at_quantile(0.99) as f64 / 1000.0,
+        rss.map_or(String::new(), |r| format!("{r:.1}")),
+    ));
     println!(
         "{name:<26} {:>8.1} {:>10.0} {:>10.0} {:>8.2} {:>8.2} {:>8}",
         s.wall.as_secs_f64(),
@@ -175,6 +189,8 @@ fn main() {
             "store", "s", "cycles/s", "writes/s", "p50 ms", "p99 ms", "RSS MiB"
         );
         let mut rates = HashMap::new();
+        let mut csv =
+            String::from("store,seconds,cycles_per_s,writes_per_s,p50_ms,p99_ms,peak_rss_mib\n");
         for durability in ["normal", "full"] {
             let dir = tempfile::tempdir().expect("temp dir");
             let p = process::start(dir.path(), &[("QUIRE_DURABILITY", durability)]).await;
@@ -185,10 +201,9 @@ fn main() {
             };
             let stats = run(&t, clients, count, None).await;
             let name = format!("quire, durability {durability}");
-            rates.insert(
-                durability,
-                row(&name, &stats, clients, count, Some(p.peak_rss_mib())),
-            );
+            let rss = Some(p.peak_rss_mib());
+            let rate = row(&mut csv, &name, &stats, (clients, count), rss);
+            rates.insert(durability, rate);
             p.stop();
         }
         for fsync in [true, false] {
@@ -206,10 +221,8 @@ fn main() {
             };
             let stats = run(&t, clients, count, None).await;
             let name = format!("files, temp+rename{}", if fsync { "+fsync" } else { "" });
-            rates.insert(
-                if fsync { "files+fsync" } else { "files" },
-                row(&name, &stats, clients, count, None),
-            );
+            let rate = row(&mut csv, &name, &stats, (clients, count), None);
+            rates.insert(if fsync { "files+fsync" } else { "files" }, rate);
         }
         println!(
             "quire normal / files+fsync: {:.2}×, quire full / files+fsync: {:.2}×, \
@@ -218,6 +231,10 @@ fn main() {
             rates["full"] / rates["files+fsync"],
             rates["normal"] / rates["files"],
         );
+        let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/perf");
+        if full && std::fs::create_dir_all(&out).is_ok() {
+            let _ = std::fs::write(out.join("writes.csv"), csv);
+        }
         crash_check(clients, count).await;
     });
 }

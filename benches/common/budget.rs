@@ -221,7 +221,8 @@ impl Outcome {
             ));
         }
         let p99 = self.ms(0.99);
-        (enforce && p99 > budget_ms).then(|| format!("{}: p99 {p99:.2} ms > {budget_ms} ms", self.name))
+        (enforce && p99 > budget_ms)
+            .then(|| format!("{}: p99 {p99:.2} ms > {budget_ms} ms", self.name))
     }
 }
 

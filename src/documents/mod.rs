@@ -8,6 +8,7 @@ mod id;
 mod render;
 mod revisions;
 mod search;
+mod snippet;
 mod store;
 
 pub use access::{Access, Actor};

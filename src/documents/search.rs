@@ -4,7 +4,7 @@
 
 use sqlx::SqlitePool;
 
-use super::{Actor, access, cjk};
+use super::{Actor, access, cjk, snippet};
 use crate::db::Db;
 
 /// Longest query looked at; the rest is ignored rather than refused.
@@ -25,6 +25,8 @@ struct Term {
 pub struct Translated {
     pub words: Option<String>,
     pub trigrams: Option<String>,
+    /// The words to mark in snippets, lower-case, one per script run.
+    pub needles: Vec<String>,
 }
 
 fn terms(input: &str) -> Vec<Term> {
@@ -108,9 +110,15 @@ pub fn translate(input: &str) -> Translated {
             .collect::<Vec<_>>()
             .join(" AND ")
     });
+    let needles = terms
+        .iter()
+        .flat_map(|t| t.words.iter())
+        .flat_map(|w| script_runs(w).into_iter().map(|(run, _)| run))
+        .collect();
     Translated {
         words: (!words.is_empty()).then(|| words.join(" AND ")),
         trigrams,
+        needles,
     }
 }
 
@@ -120,7 +128,7 @@ pub struct Hit {
     pub title: String,
     pub updated_at: i64,
     /// Document text around the match, not yet escaped, with the match between
-    /// private-use marker characters (see `snippet_html`).
+    /// private-use marker characters (see `snippet_html`); the whole text as read.
     pub snippet: String,
 }
 
@@ -148,13 +156,11 @@ async fn run(
     pool: &SqlitePool,
     sql: &str,
     expr: &str,
-    limit: i64,
-    viewer: Option<i64>,
+    (limit, viewer): (i64, Option<i64>),
+    needles: &[String],
 ) -> Vec<Hit> {
-    let found = sqlx::query_as(sqlx::AssertSqlSafe(sql.to_owned()))
+    let found: Result<Vec<Hit>, _> = sqlx::query_as(sqlx::AssertSqlSafe(sql.to_owned()))
         .bind(expr)
-        .bind(OPEN)
-        .bind(CLOSE)
         .bind(limit)
         .bind(RANKED_AT_MOST)
         .bind(viewer)
@@ -162,10 +168,14 @@ async fn run(
         .await;
     // The translation only ever produces quoted tokens, so an error here is a bug,
     // not the user's fault: log it and show no results rather than a 500.
-    found.unwrap_or_else(|e| {
+    let mut hits = found.unwrap_or_else(|e| {
         tracing::warn!(error = %e, expr, "search query failed");
         Vec::new()
-    })
+    });
+    for hit in &mut hits {
+        hit.snippet = snippet::around(&hit.snippet, needles, OPEN, CLOSE);
+    }
+    hits
 }
 
 /// Ranking every match of a word found in most documents costs hundreds of
@@ -173,26 +183,20 @@ async fn run(
 /// matches keeps it around ten (benches/search.rs).
 const RANKED_AT_MOST: i64 = 2000;
 
-/// `{visible}` becomes the access filter (viewer `?6`), see `search_sql`.
-const WORDS_SQL: &str = "SELECT d.id, d.title, d.updated_at,
-        snippet(documents_words, 1, ?2, ?3, '…', 24) AS snippet
-    FROM documents_words JOIN documents d ON d.seq = documents_words.rowid
-    WHERE documents_words MATCH ?1 AND d.deleted_at IS NULL AND {visible}
-      AND documents_words.rowid >= (
-          SELECT coalesce(min(rowid), 0) FROM (
-              SELECT rowid FROM documents_words WHERE documents_words MATCH ?1
-              ORDER BY rowid DESC LIMIT ?5))
-    ORDER BY bm25(documents_words, 10.0, 1.0, 2.0) LIMIT ?4";
-
-const TRIGRAMS_SQL: &str = "SELECT d.id, d.title, d.updated_at,
-        snippet(documents_trigrams, 1, ?2, ?3, '…', 24) AS snippet
-    FROM documents_trigrams JOIN documents d ON d.seq = documents_trigrams.rowid
-    WHERE documents_trigrams MATCH ?1 AND d.deleted_at IS NULL AND {visible}
-      AND documents_trigrams.rowid >= (
-          SELECT coalesce(min(rowid), 0) FROM (
-              SELECT rowid FROM documents_trigrams WHERE documents_trigrams MATCH ?1
-              ORDER BY rowid DESC LIMIT ?5))
-    ORDER BY bm25(documents_trigrams, 10.0, 1.0) LIMIT ?4";
+/// `{fts}` becomes the FTS5 table, `{weights}` its bm25 column weights and
+/// `{visible}` the access filter (viewer `?4`), see `search_sql`. The inner query
+/// ranks rowids only; the text (for the snippet) is read for the page of hits.
+const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
+    FROM (SELECT {fts}.rowid AS seq, bm25({fts}, {weights}) AS rank
+          FROM {fts} JOIN documents d ON d.seq = {fts}.rowid
+          WHERE {fts} MATCH ?1 AND d.deleted_at IS NULL AND {visible}
+            AND {fts}.rowid >= (
+                SELECT coalesce(min(rowid), 0) FROM (
+                    SELECT rowid FROM {fts} WHERE {fts} MATCH ?1
+                    ORDER BY rowid DESC LIMIT ?3))
+          ORDER BY rank LIMIT ?2) AS top
+    JOIN documents d ON d.seq = top.seq
+    ORDER BY top.rank";
 
 fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
     for hit in more {
@@ -202,42 +206,37 @@ fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
     }
 }
 
-fn search_sql(template: &str) -> String {
-    template.replace("{visible}", &access::visible("?6"))
+fn search_sql(fts: &str, weights: &str) -> String {
+    SEARCH_SQL
+        .replace("{fts}", fts)
+        .replace("{weights}", weights)
+        .replace("{visible}", &access::visible("?4"))
 }
 
 /// Title hits first, then whole-word hits in the text, then hits inside words,
 /// among the documents `actor` may read.
 pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
     let t = translate(input);
-    let viewer = access::viewer(actor);
-    let (words_sql, trigrams_sql) = (search_sql(WORDS_SQL), search_sql(TRIGRAMS_SQL));
+    let page = (limit, access::viewer(actor));
+    let words_sql = search_sql("documents_words", "10.0, 1.0, 2.0");
+    let trigrams_sql = search_sql("documents_trigrams", "10.0, 1.0");
     let mut hits = Vec::new();
     if let Some(expr) = &t.words {
         if !expr.contains("cjk :") {
             let in_titles = format!("title : ({expr})");
-            add(
-                &mut hits,
-                run(&db.read, &words_sql, &in_titles, limit, viewer).await,
-                limit,
-            );
+            let found = run(&db.read, &words_sql, &in_titles, page, &t.needles).await;
+            add(&mut hits, found, limit);
         }
         if (hits.len() as i64) < limit {
-            add(
-                &mut hits,
-                run(&db.read, &words_sql, expr, limit, viewer).await,
-                limit,
-            );
+            let found = run(&db.read, &words_sql, expr, page, &t.needles).await;
+            add(&mut hits, found, limit);
         }
     }
     if let Some(expr) = &t.trigrams
         && (hits.len() as i64) < limit
     {
-        add(
-            &mut hits,
-            run(&db.read, &trigrams_sql, expr, limit, viewer).await,
-            limit,
-        );
+        let found = run(&db.read, &trigrams_sql, expr, page, &t.needles).await;
+        add(&mut hits, found, limit);
     }
     hits
 }

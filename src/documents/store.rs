@@ -5,7 +5,7 @@ use sqlx::{SqliteConnection, SqliteExecutor};
 
 use super::{DocId, RENDER_VERSION, Valid, access, cjk};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Clone, sqlx::FromRow)]
 pub struct Document {
     pub seq: i64,
     pub id: String,
@@ -22,6 +22,19 @@ pub struct Document {
     /// The viewer's access level, where the query computed it (see `access`).
     #[sqlx(default)]
     pub access: i64,
+}
+
+/// For logs: which document and its sizes, never its text.
+impl std::fmt::Debug for Document {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Document")
+            .field("id", &self.id)
+            .field("version", &self.version)
+            .field("title_bytes", &self.title.len())
+            .field("body_bytes", &self.body.len())
+            .field("deleted_at", &self.deleted_at)
+            .finish()
+    }
 }
 
 /// A row of a listing: no body, no HTML.

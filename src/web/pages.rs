@@ -35,7 +35,7 @@ pub fn fragment(status: StatusCode, title: &str, partial: &impl Template) -> Htt
 }
 
 /// What the editor shows: the user's own text, whatever state it is in.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EditForm {
     /// `None` for a document that does not exist yet.
     pub id: Option<String>,
@@ -43,6 +43,19 @@ pub struct EditForm {
     pub body: String,
     pub version: i64,
     pub cap: usize,
+}
+
+/// Errors carrying a form are logged with their `Debug`: sizes, never the
+/// user's words.
+impl std::fmt::Debug for EditForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EditForm")
+            .field("id", &self.id)
+            .field("title_bytes", &self.title.len())
+            .field("body_bytes", &self.body.len())
+            .field("version", &self.version)
+            .finish()
+    }
 }
 
 impl EditForm {
@@ -209,4 +222,29 @@ pub fn conflict(mine: &EditForm, current: &Document) -> HttpResponse {
             current_body: &current.body,
         },
     )
+}
+
+#[cfg(test)]
+mod log_tests {
+    use super::EditForm;
+    use crate::error::AppError;
+
+    #[test]
+    fn a_refused_form_is_logged_without_the_users_text() {
+        let err = AppError::Form {
+            status: actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
+            message: "Too large".into(),
+            form: Box::new(EditForm {
+                id: None,
+                title: "Salary review".into(),
+                body: "private words".into(),
+                version: 1,
+                cap: 10,
+            }),
+        };
+        let logged = format!("{err:?} {err}");
+        assert!(!logged.contains("private words"), "{logged}");
+        assert!(!logged.contains("Salary review"), "{logged}");
+        assert!(logged.contains("body_bytes: 13"), "{logged}");
+    }
 }

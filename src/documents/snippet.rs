@@ -1,0 +1,177 @@
+//! Search snippets cut in Rust from the document text. FTS5's `snippet()`
+//! re-tokenises the whole document for every hit: measured here, ~1.7 ms per
+//! 64 KB document, 50 hits to a page. Finding the first place a search word
+//! occurs and cutting a window around it costs microseconds.
+
+/// Text scanned for a match; a match further in shows the document's start.
+const SCAN_CHARS: usize = 65_536;
+/// Words shown before the first match, and in all.
+const WORDS_BEFORE: usize = 8;
+const WORDS_IN_ALL: usize = 28;
+
+/// One character, lower-cased and without its accent (Latin letters), so that
+/// "Café" is found by "cafe" as the word index finds it.
+fn fold(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
+    let c = c.to_lowercase().next().unwrap_or(c);
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => 'a',
+        'ç' | 'ć' | 'č' => 'c',
+        'ď' | 'đ' => 'd',
+        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ė' | 'ę' | 'ě' => 'e',
+        'ì' | 'í' | 'î' | 'ï' | 'ī' | 'į' => 'i',
+        'ñ' | 'ń' | 'ň' => 'n',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' => 'o',
+        'ś' | 'š' | 'ş' => 's',
+        'ť' | 'ţ' => 't',
+        'ù' | 'ú' | 'û' | 'ü' | 'ū' | 'ů' | 'ű' | 'ų' => 'u',
+        'ý' | 'ÿ' => 'y',
+        'ź' | 'ż' | 'ž' => 'z',
+        'ł' => 'l',
+        'ř' => 'r',
+        'ğ' => 'g',
+        c => c,
+    }
+}
+
+/// Where `needle` occurs in `hay` (both folded), by char index, left to right.
+fn occurrences(hay: &[char], needle: &[char]) -> impl Iterator<Item = usize> {
+    let n = needle.len();
+    (0..hay.len().saturating_sub(n.max(1) - 1))
+        .filter(move |&i| n > 0 && hay[i] == needle[0] && hay[i..i + n] == *needle)
+}
+
+/// About `WORDS_IN_ALL` words of `text` around the first occurrence of any of
+/// `needles` (already lower-case), with every occurrence in the window between
+/// `open` and `close`; the start of the text when none occurs.
+pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String {
+    let needles: Vec<Vec<char>> = needles
+        .iter()
+        .map(|n| n.chars().map(fold).collect::<Vec<_>>())
+        .filter(|n| !n.is_empty())
+        .collect();
+    // Fold only as far as the first match and a window after it.
+    let (mut chars, mut folded) = (Vec::new(), Vec::new());
+    let mut first: Option<usize> = None;
+    let mut rest = text.chars();
+    for c in rest.by_ref() {
+        chars.push(c);
+        folded.push(fold(c));
+        match first {
+            None => {
+                first = needles
+                    .iter()
+                    .filter(|n| folded.ends_with(n))
+                    .map(|n| folded.len() - n.len())
+                    .min();
+            }
+            Some(at) if folded.len() > at + 4096 => break,
+            Some(_) => {}
+        }
+        if chars.len() >= SCAN_CHARS {
+            break;
+        }
+    }
+    let more_text = rest.next().is_some();
+    let is_space = |i: usize| chars[i].is_whitespace();
+    // Back up WORDS_BEFORE words from the first match, then forward to the end.
+    let mut start = first.unwrap_or(0);
+    let mut words = 0;
+    while start > 0 && words < WORDS_BEFORE {
+        start -= 1;
+        if is_space(start) && start > 0 && !is_space(start - 1) {
+            words += 1;
+        }
+    }
+    while start < chars.len() && is_space(start) {
+        start += 1;
+    }
+    let mut end = start;
+    let mut words = 0;
+    while end < chars.len() && words < WORDS_IN_ALL {
+        if is_space(end) && end > 0 && !is_space(end - 1) {
+            words += 1;
+        }
+        end += 1;
+    }
+    let mut marks = vec![0u8; end - start];
+    for n in &needles {
+        for i in occurrences(&folded[start..end], n) {
+            marks[i] |= 1;
+            marks[i + n.len() - 1] |= 2;
+        }
+    }
+    let mut out = String::with_capacity((end - start) * 2 + 8);
+    if start > 0 {
+        out.push('…');
+    }
+    let mut depth = 0;
+    for (i, &c) in chars[start..end].iter().enumerate() {
+        if marks[i] & 1 != 0 {
+            if depth == 0 {
+                out.push_str(open);
+            }
+            depth += 1;
+        }
+        out.push(if c.is_whitespace() { ' ' } else { c });
+        if marks[i] & 2 != 0 && depth > 0 {
+            depth -= 1;
+            if depth == 0 {
+                out.push_str(close);
+            }
+        }
+    }
+    if depth > 0 {
+        out.push_str(close);
+    }
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    if end < chars.len() || more_text {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snip(text: &str, needles: &[&str]) -> String {
+        let needles: Vec<String> = needles.iter().map(|s| s.to_string()).collect();
+        around(text, &needles, "[", "]")
+    }
+
+    #[test]
+    fn marks_the_words_around_the_first_match() {
+        let text = format!(
+            "{} the red fox ran {}",
+            "lead ".repeat(50),
+            "tail ".repeat(50)
+        );
+        let s = snip(&text, &["fox"]);
+        assert!(s.starts_with('…') && s.ends_with('…'), "{s}");
+        assert!(s.contains("the red [fox] ran"), "{s}");
+        assert!(s.split_whitespace().count() <= WORDS_IN_ALL + 2, "{s}");
+    }
+
+    #[test]
+    fn case_and_accents_fold_but_the_text_shows_as_written() {
+        assert_eq!(snip("Un Café noir", &["cafe"]), "Un [Café] noir");
+        assert_eq!(snip("ARCHIVE", &["rchiv"]), "A[RCHIV]E");
+    }
+
+    #[test]
+    fn no_match_shows_the_start_and_unicode_is_safe() {
+        assert_eq!(snip("日本語の文書です", &["xyz"]), "日本語の文書です");
+        assert_eq!(snip("全文検索の話", &["検索"]), "全文[検索]の話");
+        assert_eq!(snip("", &["a"]), "");
+        assert_eq!(snip("abc", &[""]), "abc");
+    }
+
+    #[test]
+    fn overlapping_matches_make_one_mark() {
+        assert_eq!(snip("banana", &["ana"]), "b[anana]");
+    }
+}
