@@ -172,6 +172,17 @@
       new URLSearchParams(new FormData(form)));
     if (sent) kept = edits;
   }
+  // After a failed autosave, try again as soon as there is reason to hope: the
+  // connection is back, or the user returns to this tab (perhaps from signing in).
+  function retryAutosave() {
+    var box = document.getElementById("failure");
+    var status = document.querySelector("[data-autosave]");
+    if (!box || !status || !window.htmx || edits === kept) return;
+    if (box.getAttribute("data-source") === "autosave") window.htmx.trigger(status, "quire:retry");
+  }
+  window.addEventListener("online", retryAutosave);
+  window.addEventListener("focus", retryAutosave);
+
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden") sendLastDraft();
   });

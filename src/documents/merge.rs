@@ -161,6 +161,19 @@ pub fn merge(base: &str, current: &str, mine: &str) -> Merge {
     Merge { chunks }
 }
 
+/// True when a text still holds a conflict as `text_with_markers` writes it.
+pub fn has_markers(text: &str) -> bool {
+    let mut open = false;
+    for line in text.lines() {
+        if line.starts_with("<<<<<<< ") {
+            open = true;
+        } else if open && line.starts_with(">>>>>>> ") {
+            return true;
+        }
+    }
+    false
+}
+
 /// The single-valued merge of a title: a change on one side wins; two different
 /// changes are a conflict (`None`).
 pub fn merge_title<'a>(base: &'a str, current: &'a str, mine: &'a str) -> Option<&'a str> {
@@ -313,6 +326,14 @@ mod tests {
         let m = merge("a\nb", "a\nB", "a\nc");
         let text = m.text_with_markers("v2");
         assert_eq!(text, "a\n<<<<<<< your text\nc\n=======\nB\n>>>>>>> v2\n");
+    }
+
+    #[test]
+    fn leftover_markers_are_recognised() {
+        let m = merge("a\n", "b\n", "c\n");
+        assert!(has_markers(&m.text_with_markers("version 2")));
+        assert!(!has_markers("a\n>>>>>>> quoted\n<<<<<<< later\n"));
+        assert!(!has_markers(BASE));
     }
 
     #[test]

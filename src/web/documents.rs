@@ -178,6 +178,15 @@ pub async fn document_update(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let mine = submitted(&form, Some(&id), state.config.max_doc_bytes)?;
+    // From the merge view, markers left in are most likely an oversight: say so
+    // once. The form that comes back lacks the field, so saving again keeps them.
+    if form.get("resolving") == Some("merge") && documents::merge::has_markers(&mine.body) {
+        return Err(AppError::Form {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: LEFTOVER_MARKERS.into(),
+            form: Box::new(mine),
+        });
+    }
     let saved = match Valid::parse(&mine.title, &mine.body, mine.cap) {
         Ok(valid) => {
             let who = Some(actor(&user));
@@ -209,6 +218,10 @@ pub async fn document_update(
         Err(e) => Err(AppError::from_doc(e, mine)),
     }
 }
+
+const LEFTOVER_MARKERS: &str = "Not saved yet: the text still has conflict markers \
+    (lines starting with <<<<<<<, ======= and >>>>>>>). Keep what should stay, remove the \
+    markers and save; or press Save again to keep the text exactly as it is.";
 
 /// Also the layout's flash text for `?m=merged`.
 pub const MERGED: &str = "Saved. Someone else saved while you were editing; quire merged \

@@ -120,6 +120,35 @@ async fn overlapping_edits_show_the_merge_view_with_both_texts_and_write_nothing
     let (_, page) = app.get_text(&format!("/d/{id}")).await;
     assert!(page.contains("version 2") && page.contains("as bob wrote it"));
 
+    assert!(html.contains(r#"name="resolving" value="merge""#));
+    let res = app
+        .post_form(
+            &format!("/d/{id}"),
+            &[
+                ("title", "Plan"),
+                ("body", merged),
+                ("version", "2"),
+                ("resolving", "merge"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "markers left in"
+    );
+    let again = res.text().await.unwrap();
+    assert!(again.contains("still has conflict markers"));
+    assert_eq!(
+        textareas(&again),
+        vec![merged.to_string()],
+        "the text comes back"
+    );
+    assert!(
+        !again.contains("resolving"),
+        "saving again keeps it as it is"
+    );
+
     let resolved = merged
         .replace("<<<<<<< your text\n", "")
         .replace("=======\n", "")
