@@ -45,14 +45,20 @@
     }
   });
 
+  // A message stays until the next request, except the one that loads the page
+  // the message is about (a save answers with the message, then HX-Location).
+  var freshFlash = false;
   document.addEventListener("htmx:beforeRequest", function (e) {
-    if (isAutosave(e.detail.elt)) return;
+    // Autosaves and notes loading into their own spots are not navigation.
+    if (!e.detail.target || e.detail.target.id !== "main") return;
+    if (freshFlash) { freshFlash = false; return; }
     var flash = document.getElementById("flash");
     if (flash) flash.textContent = "";
   });
 
   document.addEventListener("quire:flash", function (e) {
     show("flash", "ok", e.detail && e.detail.value ? e.detail.value : "Done.");
+    freshFlash = true;
   });
 
   // Failures are loud and stay: a banner in #failure (role=alert) until the same
