@@ -5,7 +5,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
-use crate::documents::{DocError, Document};
+use crate::documents::{Conflicted, DocError, Document};
 use crate::web::pages::{self, EditForm};
 
 #[derive(Debug, thiserror::Error)]
@@ -26,11 +26,13 @@ pub enum AppError {
         message: String,
         form: Box<EditForm>,
     },
-    /// A save based on an old version: both texts are shown, nothing is dropped.
+    /// A save based on an old version that could not be merged: both texts are
+    /// shown (with the merge, when there is one), nothing is dropped.
     #[error("Edit conflict")]
     Conflict {
         mine: Box<EditForm>,
         current: Box<Document>,
+        merge: Option<Box<Conflicted>>,
     },
     /// The request body was larger than quire reads at all; nothing of it was kept.
     #[error("Upload too large")]
@@ -60,6 +62,12 @@ impl AppError {
             DocError::Stale { current } => Self::Conflict {
                 mine: form,
                 current,
+                merge: None,
+            },
+            DocError::Conflict { current, conflict } => Self::Conflict {
+                mine: form,
+                current,
+                merge: Some(conflict),
             },
             DocError::TooLarge { .. } => Self::Form {
                 status: StatusCode::PAYLOAD_TOO_LARGE,
@@ -133,7 +141,11 @@ impl ResponseError for AppError {
                 ),
             ),
             Self::Form { message, form, .. } => pages::edit_with_error(status, form, message),
-            Self::Conflict { mine, current } => pages::conflict(mine, current),
+            Self::Conflict {
+                mine,
+                current,
+                merge,
+            } => crate::web::conflict::page(mine, current, merge.as_deref()),
         }
     }
 }

@@ -14,7 +14,8 @@ pub mod web;
 use actix_web::web::{ServiceConfig, delete, get, post, put, resource};
 
 use crate::web::{
-    account, admin, api, assets, documents as docs, health, history, login, search, sharing, trash,
+    account, admin, api, assets, documents as docs, drafts, health, history, login, search,
+    sharing, trash,
 };
 
 /// Every route quire answers, top to bottom.
@@ -29,6 +30,12 @@ pub fn app(cfg: &mut ServiceConfig) {
                 .route(post().to(docs::document_update)),
         )
         .route("/d/{id}/edit", get().to(docs::document_edit))
+        .service(
+            resource("/d/{id}/draft")
+                .route(get().to(drafts::draft_offer))
+                .route(post().to(drafts::draft_save)),
+        )
+        .route("/d/{id}/draft/discard", post().to(drafts::draft_discard))
         .route("/d/{id}/delete", post().to(docs::document_delete))
         .service(
             resource("/d/{id}/share")

@@ -35,39 +35,164 @@
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
   });
 
-  // A save answers with the message and the page to load next (HX-Location); the
-  // message waits for that page, or loading it would clear the banner at once.
-  var pendingFlash = null;
-
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (e) {
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
-    if (pendingFlash !== null) {
-      show("flash", "ok", pendingFlash);
-      pendingFlash = null;
+    // A new page in #main settles whatever went wrong on the old one; an autosave
+    // or a note loading elsewhere does not.
+    if (e.detail && e.detail.target && e.detail.target.id === "main") {
+      clearFailure();
+      kept = edits;
     }
-    var failure = document.getElementById("failure");
-    if (failure) failure.textContent = "";
   });
 
-  document.addEventListener("htmx:beforeRequest", function () {
+  // A message stays until the next request, except the one that loads the page
+  // the message is about (a save answers with the message, then HX-Location).
+  var freshFlash = false;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    // Autosaves and notes loading into their own spots are not navigation.
+    if (!e.detail.target || e.detail.target.id !== "main") return;
+    if (freshFlash) { freshFlash = false; return; }
     var flash = document.getElementById("flash");
     if (flash) flash.textContent = "";
   });
 
   document.addEventListener("quire:flash", function (e) {
-    pendingFlash = e.detail && e.detail.value ? e.detail.value : "Done.";
+    show("flash", "ok", e.detail && e.detail.value ? e.detail.value : "Done.");
+    freshFlash = true;
   });
 
-  // A failed request keeps the page as it is (and the text in the editor) and
-  // says so until the next successful swap.
+  // Failures are loud and stay: a banner in #failure (role=alert) until the same
+  // kind of request succeeds or a new page loads. The page, and the text in the
+  // editor, are never replaced by an error.
+  function fail(source, text, link) {
+    var box = document.getElementById("failure");
+    if (!box) return;
+    show("failure", "error", text);
+    box.setAttribute("data-source", source);
+    if (link) {
+      var a = document.createElement("a");
+      a.href = link.href;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.textContent = link.text;
+      box.firstChild.appendChild(document.createTextNode(" "));
+      box.firstChild.appendChild(a);
+    }
+  }
+
+  function clearFailure(source) {
+    var box = document.getElementById("failure");
+    if (!box) return;
+    if (source && box.getAttribute("data-source") !== source) return;
+    box.textContent = "";
+    box.removeAttribute("data-source");
+  }
+
+  function isAutosave(elt) {
+    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-autosave"));
+  }
+
+  function sourceOf(elt) { return isAutosave(elt) ? "autosave" : "save"; }
+
+  function isWrite(detail) {
+    var verb = detail.requestConfig && detail.requestConfig.verb;
+    return verb && verb.toLowerCase() !== "get";
+  }
+
+  // Where a request ended up after redirects: a write that lands on /login means
+  // the session ended. The sign-in page must not replace the editor.
+  function endedAtLogin(xhr) {
+    try { return new URL(xhr.responseURL, location.href).pathname === "/login"; }
+    catch (err) { return false; }
+  }
+
+  function signInLink() {
+    var here = location.pathname + location.search;
+    return { href: "/login?next=" + encodeURIComponent(here), text: "Sign in again (opens a new tab)" };
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var d = e.detail;
+    if (!isWrite(d) || !endedAtLogin(d.xhr)) return;
+    d.shouldSwap = false;
+    d.isError = false;
+    var source = sourceOf(d.elt);
+    fail(source, source === "autosave"
+      ? "Your session has ended, so quire can't keep drafts of what you type. Your text is still here."
+      : "Not saved: your session has ended. Your text is still here; sign in, then come back and press Save.",
+      signInLink());
+  });
+
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var d = e.detail;
+    if (!isAutosave(d.elt) || !d.xhr || endedAtLogin(d.xhr)) return;
+    var status = d.xhr.status;
+    if (status >= 200 && status < 300) {
+      markClean(d.elt);
+      clearFailure("autosave");
+    } else if (status === 413) {
+      fail("autosave", "Your text is over the size limit, so quire can't keep a draft of it, and " +
+        "saving will be refused. It is still here: shorten it or split it.");
+    }
+  });
+
   document.addEventListener("htmx:responseError", function (e) {
-    show("failure", "error", "The server answered " + e.detail.xhr.status +
-      ". Nothing was lost on this page; try again.");
+    var status = e.detail.xhr.status;
+    if (isAutosave(e.detail.elt)) {
+      fail("autosave", "quire could not keep a draft (the server answered " + status + "). " +
+        "Your text is still here; don't close this tab before saving.");
+      return;
+    }
+    fail("save", (isWrite(e.detail) ? "Not saved: the server answered " : "The server answered ") +
+      status + ". Nothing on this page was lost; try again.");
   });
-  document.addEventListener("htmx:sendError", function () {
-    show("failure", "error", "quire could not reach the server. Your text is still here; " +
-      "check the connection and try again.");
+
+  document.addEventListener("htmx:sendError", function (e) {
+    if (isAutosave(e.detail.elt)) {
+      fail("autosave", "quire can't reach the server to keep a draft. Your text is still here; " +
+        "keep this tab open, quire tries again as you type.");
+      return;
+    }
+    fail("save", (isWrite(e.detail) ? "Not saved: " : "") + "quire could not reach the server. " +
+      "Your text is still here; check the connection and try again.");
   });
+
+  // Autosave itself is declarative (hx-trigger on #draft-status). Here: what has
+  // changed since the last kept draft, and one last draft when the page is hidden
+  // (tab closed, app switched), sent with the CSRF token as a form field.
+  var edits = 0, kept = 0, sending = 0;
+  document.addEventListener("input", function (e) {
+    if (e.target.form && e.target.form.querySelector("[data-autosave]")) edits++;
+  });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (isAutosave(e.detail.elt)) sending = edits;
+  });
+  function markClean() { kept = sending; }
+
+  function sendLastDraft() {
+    var status = document.querySelector("[data-autosave]");
+    if (edits === kept || !status || !navigator.sendBeacon) return;
+    var form = status.closest("form");
+    if (!form) return;
+    var sent = navigator.sendBeacon(status.getAttribute("data-autosave"),
+      new URLSearchParams(new FormData(form)));
+    if (sent) kept = edits;
+  }
+  // After a failed autosave, try again as soon as there is reason to hope: the
+  // connection is back, or the user returns to this tab (perhaps from signing in).
+  function retryAutosave() {
+    var box = document.getElementById("failure");
+    var status = document.querySelector("[data-autosave]");
+    if (!box || !status || !window.htmx || edits === kept) return;
+    if (box.getAttribute("data-source") === "autosave") window.htmx.trigger(status, "quire:retry");
+  }
+  window.addEventListener("online", retryAutosave);
+  window.addEventListener("focus", retryAutosave);
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") sendLastDraft();
+  });
+  window.addEventListener("pagehide", sendLastDraft);
 
   function typing(el) {
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));

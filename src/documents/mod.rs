@@ -3,19 +3,25 @@
 
 pub mod access;
 mod cjk;
+pub mod drafts;
 mod history;
 mod id;
+pub mod merge;
 mod render;
 mod revisions;
+mod saving;
 mod search;
 mod snippet;
 mod store;
 
 pub use access::{Access, Actor};
+pub use drafts::Draft;
 pub use history::{Diff, DiffLine, LineKind, history, restore_revision, revision, revision_diff};
 pub use id::DocId;
+pub use merge::{Chunk, Merge};
 pub use render::{RENDER_VERSION, render_markdown};
 pub use revisions::Revision;
+pub use saving::{Conflicted, Saved, save};
 pub use search::{Hit, search};
 pub use store::{Document, Summary};
 
@@ -41,6 +47,13 @@ pub enum DocError {
     Invalid(String),
     #[error("This document was changed since you opened it.")]
     Stale { current: Box<Document> },
+    /// Someone saved since the user's base version and both changed the same
+    /// passages: nothing was written; the merge shows where.
+    #[error("This document was changed since you opened it, in the same places you changed.")]
+    Conflict {
+        current: Box<Document>,
+        conflict: Box<Conflicted>,
+    },
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }

@@ -49,7 +49,7 @@ impl From<DocError> for ApiError {
             DocError::NotFound => StatusCode::NOT_FOUND,
             DocError::Forbidden => StatusCode::FORBIDDEN,
             DocError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            DocError::Stale { current } => {
+            DocError::Stale { current } | DocError::Conflict { current, .. } => {
                 return Self::Stale {
                     current_version: current.version,
                 };

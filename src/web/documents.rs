@@ -62,6 +62,7 @@ pub async fn document_new(state: web::Data<AppState>) -> HttpResponse {
         &EditPartial {
             form: &form,
             error: None,
+            draft: None,
         },
     )
 }
@@ -122,10 +123,17 @@ pub async fn document_show(
     ))
 }
 
+#[derive(Deserialize)]
+pub struct EditQuery {
+    /// `restore`: put the user's draft in the editor.
+    draft: Option<String>,
+}
+
 pub async fn document_edit(
     state: web::Data<AppState>,
     user: CurrentUser,
     id: web::Path<String>,
+    query: web::Query<EditQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
@@ -135,12 +143,28 @@ pub async fn document_edit(
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
     }
-    let form = EditForm {
-        id: Some(doc.id),
-        title: doc.title,
-        body: doc.body,
-        version: doc.version,
-        cap: state.config.max_doc_bytes,
+    let draft = documents::drafts::offer(&state.db, &doc, actor(&user)).await?;
+    let restore = query.draft.as_deref() == Some("restore");
+    let note = draft
+        .as_ref()
+        .map(|d| super::drafts::note(d, &doc, restore));
+    // A restored draft keeps its base version, so saving it merges with whatever
+    // was saved since instead of overwriting it.
+    let form = match draft {
+        Some(d) if restore => EditForm {
+            id: Some(doc.id),
+            title: d.title,
+            body: d.body,
+            version: d.base_version,
+            cap: state.config.max_doc_bytes,
+        },
+        _ => EditForm {
+            id: Some(doc.id),
+            title: doc.title,
+            body: doc.body,
+            version: doc.version,
+            cap: state.config.max_doc_bytes,
+        },
     };
     Ok(pages::fragment(
         StatusCode::OK,
@@ -148,6 +172,7 @@ pub async fn document_edit(
         &EditPartial {
             form: &form,
             error: None,
+            draft: note,
         },
     ))
 }
@@ -161,14 +186,35 @@ pub async fn document_update(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let mine = submitted(&form, Some(&id), state.config.max_doc_bytes)?;
+    // From the merge view, markers left in are most likely an oversight: say so
+    // once. The form that comes back lacks the field, so saving again keeps them.
+    if form.get("resolving") == Some("merge") && documents::merge::has_markers(&mine.body) {
+        return Err(AppError::Form {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: LEFTOVER_MARKERS.into(),
+            form: Box::new(mine),
+        });
+    }
     let saved = match Valid::parse(&mine.title, &mine.body, mine.cap) {
         Ok(valid) => {
-            documents::update(&state.db, &id, mine.version, valid, Some(actor(&user))).await
+            let who = Some(actor(&user));
+            documents::save(&state.db, &id, mine.version, valid, mine.cap, who).await
         }
         Err(e) => Err(e),
     };
     match saved {
-        Ok(doc) => Ok(done(&req, &format!("/d/{}", doc.id), "saved", "Saved.")),
+        Ok(saved) if saved.merged_with.is_some() => Ok(done(
+            &req,
+            &format!("/d/{}", saved.doc.id),
+            "merged",
+            MERGED,
+        )),
+        Ok(saved) => Ok(done(
+            &req,
+            &format!("/d/{}", saved.doc.id),
+            "saved",
+            "Saved.",
+        )),
         // A document that went to the trash while being edited: keep the text.
         Err(DocError::NotFound) => Err(AppError::Form {
             status: StatusCode::NOT_FOUND,
@@ -180,6 +226,14 @@ pub async fn document_update(
         Err(e) => Err(AppError::from_doc(e, mine)),
     }
 }
+
+const LEFTOVER_MARKERS: &str = "Not saved yet: the text still has conflict markers \
+    (lines starting with <<<<<<<, ======= and >>>>>>>). Keep what should stay, remove the \
+    markers and save; or press Save again to keep the text exactly as it is.";
+
+/// Also the layout's flash text for `?m=merged`.
+pub const MERGED: &str = "Saved. Someone else saved while you were editing; quire merged \
+    their changes and yours (the history shows both).";
 
 pub async fn document_delete(
     req: HttpRequest,

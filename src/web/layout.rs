@@ -54,6 +54,8 @@ fn flash(query: &str) -> Option<&'static str> {
     Some(match code {
         "created" => "Created.",
         "saved" => "Saved.",
+        "merged" => super::documents::MERGED,
+        "discarded" => "Your unsaved changes were discarded.",
         "trashed" => "Moved to the trash. You can restore it from the trash.",
         "restored" => "Restored from the trash.",
         "emptied" => "The trash is empty.",

@@ -157,19 +157,23 @@ pub struct ShowPartial {
     pub doc: DocView,
 }
 
+/// An unsaved draft the editor offers back (or has just put back).
+pub struct DraftNote {
+    pub when: String,
+    pub when_iso: String,
+    pub base: i64,
+    /// Someone saved since the draft's base version: saving it will merge.
+    pub behind: bool,
+    /// The editor already holds the draft's text.
+    pub restored: bool,
+}
+
 #[derive(Template)]
 #[template(path = "documents/edit_partial.html")]
 pub struct EditPartial<'a> {
     pub form: &'a EditForm,
     pub error: Option<&'a str>,
-}
-
-#[derive(Template)]
-#[template(path = "documents/conflict_partial.html")]
-pub struct ConflictPartial<'a> {
-    pub mine: &'a EditForm,
-    pub current: DocView,
-    pub current_body: &'a str,
+    pub draft: Option<DraftNote>,
 }
 
 #[derive(Template)]
@@ -203,23 +207,7 @@ pub fn edit_with_error(status: StatusCode, form: &EditForm, error: &str) -> Http
         &EditPartial {
             form,
             error: Some(error),
-        },
-    )
-}
-
-pub fn conflict(mine: &EditForm, current: &Document) -> HttpResponse {
-    // "Save mine anyway" must be based on the version the user has now seen.
-    let mine = EditForm {
-        version: current.version,
-        ..mine.clone()
-    };
-    fragment(
-        StatusCode::CONFLICT,
-        "Edit conflict",
-        &ConflictPartial {
-            mine: &mine,
-            current: DocView::from(current),
-            current_body: &current.body,
+            draft: None,
         },
     )
 }

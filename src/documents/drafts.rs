@@ -1,0 +1,124 @@
+//! Drafts: the editor's unsaved text, kept per user and document so a closed tab,
+//! an ended session or a restart loses nothing. Only someone who may edit a
+//! document keeps a draft of it, and nobody sees another user's draft.
+
+use sqlx::{SqliteConnection, SqliteExecutor};
+
+use super::{Access, Actor, DocError, DocId, Document, MAX_TITLE_CHARS, access, now_ms};
+use crate::db::Db;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Draft {
+    pub title: String,
+    pub body: String,
+    pub base_version: i64,
+    pub updated_at: i64,
+}
+
+impl Draft {
+    /// True when the draft holds nothing the document doesn't already say.
+    pub fn matches(&self, doc: &Document) -> bool {
+        self.title.trim() == doc.title && self.body == doc.body
+    }
+}
+
+/// Keeps the user's unsaved text. Half-typed titles are fine here (even empty);
+/// only the size cap and the title limit apply, checked before any work.
+pub async fn put(
+    db: &Db,
+    id: &DocId,
+    actor: Actor<'_>,
+    title: &str,
+    body: &str,
+    base_version: i64,
+    cap: usize,
+) -> Result<Draft, DocError> {
+    if body.len() > cap {
+        return Err(DocError::TooLarge {
+            size: body.len(),
+            cap,
+        });
+    }
+    let chars = title.chars().count();
+    if chars > MAX_TITLE_CHARS {
+        return Err(DocError::TitleTooLong { chars });
+    }
+    let mut tx = db.begin_write().await?;
+    let doc = access::authorize(&mut *tx, id, Some(actor), Access::Edit).await?;
+    if doc.deleted_at.is_some() {
+        return Err(DocError::NotFound);
+    }
+    let draft: Draft = sqlx::query_as(
+        "INSERT INTO drafts (doc_seq, user_id, title, body, base_version, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (doc_seq, user_id) DO UPDATE SET title = excluded.title,
+             body = excluded.body, base_version = excluded.base_version,
+             updated_at = excluded.updated_at
+         RETURNING title, body, base_version, updated_at",
+    )
+    .bind(doc.seq)
+    .bind(actor.user_id)
+    .bind(title)
+    // Browsers send CRLF from textareas; keep what the user sees, as a save does.
+    .bind(body.replace("\r\n", "\n"))
+    .bind(base_version.clamp(1, doc.version))
+    .bind(now_ms())
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(draft)
+}
+
+/// The user's own draft of a document, if any.
+pub async fn find<'e>(
+    ex: impl SqliteExecutor<'e>,
+    doc_seq: i64,
+    user_id: i64,
+) -> Result<Option<Draft>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT title, body, base_version, updated_at FROM drafts
+         WHERE doc_seq = ?1 AND user_id = ?2",
+    )
+    .bind(doc_seq)
+    .bind(user_id)
+    .fetch_optional(ex)
+    .await
+}
+
+/// The user's draft worth offering back: one that says something the document
+/// doesn't. A draft that only repeats the saved text is dropped.
+pub async fn offer(db: &Db, doc: &Document, actor: Actor<'_>) -> Result<Option<Draft>, DocError> {
+    let Some(draft) = find(&db.read, doc.seq, actor.user_id).await? else {
+        return Ok(None);
+    };
+    if draft.matches(doc) {
+        let mut tx = db.begin_write().await?;
+        remove(&mut tx, doc.seq, actor.user_id).await?;
+        tx.commit().await?;
+        return Ok(None);
+    }
+    Ok(Some(draft))
+}
+
+/// Throws the user's draft away (the "Discard" button).
+pub async fn discard(db: &Db, id: &DocId, actor: Actor<'_>) -> Result<(), DocError> {
+    let mut tx = db.begin_write().await?;
+    let doc = access::authorize(&mut *tx, id, Some(actor), Access::Read).await?;
+    remove(&mut tx, doc.seq, actor.user_id).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Deletes a user's draft inside the caller's transaction (a save does this).
+pub(super) async fn remove(
+    conn: &mut SqliteConnection,
+    doc_seq: i64,
+    user_id: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM drafts WHERE doc_seq = ?1 AND user_id = ?2")
+        .bind(doc_seq)
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! Saving the user's text over a version that may be old: straight through when
+//! nobody saved in between, merged against the base revision when someone did.
+
+use super::{
+    Access, Actor, DocError, DocId, Document, Merge, Valid, access, drafts, merge, render_markdown,
+    revisions, save_over,
+};
+use crate::db::Db;
+
+/// What a save did.
+#[derive(Debug)]
+pub struct Saved {
+    pub doc: Document,
+    /// Set when someone else saved after the user's base version and their changes
+    /// were merged with the user's: the version merged with.
+    pub merged_with: Option<i64>,
+}
+
+/// A merge that needs the user: where both sides changed the same lines (or both
+/// changed the title), with every text kept.
+#[derive(Debug)]
+pub struct Conflicted {
+    /// The version the user started from.
+    pub base: i64,
+    pub merge: Merge,
+    /// The merged title, or `None` when both sides changed it differently.
+    pub title: Option<String>,
+}
+
+/// Saves the user's text, based on version `base`. When someone saved in between,
+/// their changes and the user's are merged line by line against revision `base`;
+/// a clean merge is saved as the next version, overlapping changes come back as
+/// `DocError::Conflict` and nothing is written. The user's draft of the document
+/// goes in the same transaction as the save.
+pub async fn save(
+    db: &Db,
+    id: &DocId,
+    base: i64,
+    doc: Valid,
+    cap: usize,
+    actor: Option<Actor<'_>>,
+) -> Result<Saved, DocError> {
+    let html = render_markdown(&doc.body);
+    let mut tx = db.begin_write().await?;
+    let current = access::authorize(&mut *tx, id, actor, Access::Edit).await?;
+    if current.deleted_at.is_some() {
+        return Err(DocError::NotFound);
+    }
+    let saved = if current.version == base {
+        let saved = save_over(&mut tx, &current, &doc, &html, actor).await?;
+        Saved {
+            doc: saved,
+            merged_with: None,
+        }
+    } else {
+        let merged = merge_onto(&mut tx, &current, base, &doc, cap).await?;
+        let merged_with = Some(current.version);
+        if merged.title == current.title && merged.body == current.body {
+            // Everything the user changed was already there: nothing new to record.
+            Saved {
+                doc: current,
+                merged_with,
+            }
+        } else {
+            let html = render_markdown(&merged.body);
+            let saved = save_over(&mut tx, &current, &merged, &html, actor).await?;
+            Saved {
+                doc: saved,
+                merged_with,
+            }
+        }
+    };
+    if let Some(actor) = actor {
+        drafts::remove(&mut tx, saved.doc.seq, actor.user_id).await?;
+    }
+    tx.commit().await?;
+    Ok(saved)
+}
+
+/// The user's text merged with what was saved since `base`, or why it cannot be.
+async fn merge_onto(
+    tx: &mut crate::db::WriteTx,
+    current: &Document,
+    base: i64,
+    mine: &Valid,
+    cap: usize,
+) -> Result<Valid, DocError> {
+    let stale = || DocError::Stale {
+        current: Box::new(current.clone()),
+    };
+    if base > current.version {
+        return Err(stale());
+    }
+    let Some(base_rev) = revisions::find(&mut **tx, current.seq, base).await? else {
+        return Err(stale());
+    };
+    let base_text = revisions::text(&mut **tx, current.seq, &base_rev.text_hash).await?;
+    let merge = merge::merge(&base_text, &current.body, &mine.body);
+    let title = merge::merge_title(&base_rev.title, &current.title, &mine.title);
+    match title {
+        Some(title) if merge.is_clean() => {
+            // Both sides may have added text: the merge must fit the cap too.
+            Valid::parse(title, &merge.text_with_markers(""), cap)
+        }
+        title => Err(DocError::Conflict {
+            current: Box::new(current.clone()),
+            conflict: Box::new(Conflicted {
+                base,
+                merge,
+                title: title.map(str::to_owned),
+            }),
+        }),
+    }
+}
