@@ -39,3 +39,5 @@ echo "== tests"
 cargo test --all-targets --locked
 echo "== browser tests"
 ./scripts/browser-tests.sh
+echo "== page budget (quick mode, optimised build; fails when a route's p99 is over budget)"
+cargo bench --locked --bench budget -- --quick

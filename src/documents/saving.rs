@@ -18,13 +18,23 @@ pub struct Saved {
 
 /// A merge that needs the user: where both sides changed the same lines (or both
 /// changed the title), with every text kept.
-#[derive(Debug)]
 pub struct Conflicted {
     /// The version the user started from.
     pub base: i64,
     pub merge: Merge,
     /// The merged title, or `None` when both sides changed it differently.
     pub title: Option<String>,
+}
+
+/// For logs: the shape of the conflict, never the texts.
+impl std::fmt::Debug for Conflicted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conflicted")
+            .field("base", &self.base)
+            .field("chunks", &self.merge.chunks.len())
+            .field("title_merged", &self.title.is_some())
+            .finish()
+    }
 }
 
 /// Saves the user's text, based on version `base`. When someone saved in between,
