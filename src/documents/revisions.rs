@@ -39,7 +39,7 @@ pub fn line_changes(old: &str, new: &str) -> (i64, i64) {
         })
 }
 
-fn compress(text: &str, base: Option<&str>) -> std::io::Result<Vec<u8>> {
+pub(super) fn compress(text: &str, base: Option<&str>) -> std::io::Result<Vec<u8>> {
     match base {
         Some(base) => zstd::bulk::Compressor::with_dictionary(LEVEL, base.as_bytes())?
             .compress(text.as_bytes()),
@@ -47,7 +47,11 @@ fn compress(text: &str, base: Option<&str>) -> std::io::Result<Vec<u8>> {
     }
 }
 
-fn decompress(data: &[u8], base: Option<&[u8]>, raw_size: usize) -> std::io::Result<Vec<u8>> {
+pub(super) fn decompress(
+    data: &[u8],
+    base: Option<&[u8]>,
+    raw_size: usize,
+) -> std::io::Result<Vec<u8>> {
     match base {
         Some(base) => zstd::bulk::Decompressor::with_dictionary(base)?.decompress(data, raw_size),
         None => zstd::bulk::decompress(data, raw_size),
