@@ -10,6 +10,7 @@ mod json_api;
 mod permissions;
 mod search;
 mod storage;
+mod transfer;
 mod trash;
 mod validation;
 mod xss;
