@@ -8,6 +8,11 @@ use sqlx::SqliteExecutor;
 use super::access;
 use super::revisions::decompress;
 
+/// A stored text: hash, base hash, raw size, compressed data.
+type TextRow = (Vec<u8>, Option<Vec<u8>>, i64, Vec<u8>);
+/// A revision: rev, title, author, created_at, text hash.
+type RevRow = (i64, String, Option<String>, i64, Vec<u8>);
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DumpDoc {
     pub seq: i64,
@@ -58,13 +63,13 @@ pub async fn history(
     conn: &mut sqlx::SqliteConnection,
     doc_seq: i64,
 ) -> Result<Vec<DumpRevision>, sqlx::Error> {
-    let rows: Vec<(Vec<u8>, Option<Vec<u8>>, i64, Vec<u8>)> = sqlx::query_as(
+    let rows: Vec<TextRow> = sqlx::query_as(
         "SELECT hash, base, raw_size, data FROM revision_texts WHERE doc_seq = ?1 ORDER BY depth",
     )
     .bind(doc_seq)
     .fetch_all(&mut *conn)
     .await?;
-    let revs: Vec<(i64, String, Option<String>, i64, Vec<u8>)> = sqlx::query_as(
+    let revs: Vec<RevRow> = sqlx::query_as(
         "SELECT rev, title, author, created_at, text_hash FROM revisions
          WHERE doc_seq = ?1 ORDER BY rev",
     )

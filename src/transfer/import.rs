@@ -234,12 +234,10 @@ fn text_of(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<(String, Optio
             why
         }
     })?;
-    if let Some(expected) = ctx.listing.checksums.get(&item.name) {
-        if &super::hex(&Sha256::digest(&bytes)) != expected {
-            return Err(
-                "it does not match its checksum in manifest.json (changed or damaged)".into(),
-            );
-        }
+    if let Some(expected) = ctx.listing.checksums.get(&item.name)
+        && &super::hex(&Sha256::digest(&bytes)) != expected
+    {
+        return Err("it does not match its checksum in manifest.json (changed or damaged)".into());
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
