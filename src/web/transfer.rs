@@ -171,12 +171,15 @@ pub async fn import_upload(
     let report = import(&state.db, &scratch.0, opts)
         .await
         .map_err(internal)?;
-    tracing::info!(
-        imported = report.imported,
-        skipped = report.skipped.len(),
-        by = %admin.0.username,
-        "zip imported"
+    let detail = format!(
+        "{} documents imported from a zip, {} files skipped",
+        report.imported,
+        report.skipped.len()
     );
+    let mut conn = state.db.write.acquire().await.map_err(internal)?;
+    crate::accounts::audit(&mut conn, Some(admin.0.id), "documents.imported", &detail)
+        .await
+        .map_err(internal)?;
     Ok(page(&state, StatusCode::OK, None, Some(view(report))))
 }
 

@@ -183,6 +183,8 @@ async fn an_admin_uploads_a_zip_and_sees_what_was_imported_and_skipped() {
     assert!(html.contains("Ignored 1 files"), "{html}");
     let (_, list) = app.get_text("/").await;
     assert!(list.contains("Garden plan"), "the document is listed");
+    let (_, audit) = app.get_text("/admin/audit").await;
+    assert!(audit.contains("1 documents imported from a zip, 1 files skipped"));
 
     let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
     assert_eq!(status, StatusCode::OK);
