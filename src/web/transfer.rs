@@ -69,8 +69,8 @@ impl Scratch {
     fn new(state: &AppState, what: &str) -> Result<Self, AppError> {
         let db = state.config.sqlite_path().map_err(anyhow::Error::msg)?;
         let dir = db.parent().unwrap_or(Path::new("."));
-        let name = format!(".{what}-{}.zip", crate::accounts::random_token());
-        Ok(Self(dir.join(&name[..name.len().min(48)])))
+        let token = crate::accounts::random_token();
+        Ok(Self(dir.join(format!(".{what}-{}.zip", &token[..32]))))
     }
 }
 

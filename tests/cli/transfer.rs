@@ -248,3 +248,50 @@ fn export_refuses_to_overwrite_and_import_of_nothing_is_an_error() {
     let bad = q.run(&["import", not_zip.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a zip file"));
 }
+
+#[test]
+fn a_document_whose_history_was_damaged_is_skipped_whole_and_the_rest_imported() {
+    let from = Instance::new();
+    from.ok(&["seed", "--count", "3", "--size", "300"]);
+    let export = from.dir.path().join("e.zip");
+    let out = from.ok(&["export", export.to_str().unwrap(), "--history"]);
+    assert!(
+        out.contains("exported 3 documents with 3 revisions"),
+        "{out}"
+    );
+
+    let files = read_zip(&export);
+    let damaged = files
+        .keys()
+        .find(|n| n.starts_with("history/"))
+        .unwrap()
+        .clone();
+    let tampered = from.dir.path().join("t.zip");
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&tampered).unwrap());
+    for (name, text) in &files {
+        zip.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        let text = if *name == damaged {
+            format!("{text}tampered\n")
+        } else {
+            text.clone()
+        };
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap();
+
+    let to = Instance::new();
+    let out = to.ok(&["import", tampered.to_str().unwrap()]);
+    assert!(
+        out.contains(&format!(
+            "its revision file {damaged} is not usable: it does not match its checksum"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("imported 2 documents (2 revisions)"), "{out}");
+    let id = &damaged["history/".len().."history/".len() + 26];
+    assert!(
+        !to.exported().keys().any(|n| n.contains(id)),
+        "no half document"
+    );
+}
