@@ -124,7 +124,11 @@ pub fn prepare(doc: NewDoc, render: bool) -> Result<Prepared, String> {
                 data,
             });
         }
-        let (added, removed) = line_changes(prev.as_ref().map_or("", |p| p.0), &r.text);
+        let (added, removed) = match &prev {
+            // Counting lines gives what a diff against nothing would, for less.
+            None if !r.text.contains('\r') => (r.text.lines().count() as i64, 0),
+            _ => line_changes(prev.as_ref().map_or("", |p| p.0), &r.text),
+        };
         revs.push(RevRow {
             rev: r.rev,
             title: r.title.clone(),
@@ -272,4 +276,20 @@ pub async fn insert(conn: &mut SqliteConnection, docs: &[Prepared]) -> Result<()
         q.execute(&mut *conn).await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counting_lines_matches_a_diff_against_nothing() {
+        for text in ["", "a", "a\n", "a\nb", "a\n\n", "\n\n\nx"] {
+            assert_eq!(
+                (text.lines().count() as i64, 0),
+                line_changes("", text),
+                "{text:?}"
+            );
+        }
+    }
 }
