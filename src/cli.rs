@@ -35,6 +35,38 @@ pub enum Command {
         /// Seed of the generator: the same seed gives the same documents.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Write the documents as Markdown files into this folder instead of the
+        /// database (for import benchmarks).
+        #[arg(long)]
+        into: Option<PathBuf>,
+    },
+    /// Import a folder (recursively) or a .zip of .md, .markdown and .txt files.
+    /// Resumable: each batch commits on its own, and running it again skips what
+    /// is already in quire.
+    Import {
+        path: PathBuf,
+        /// Owner of documents whose front matter names no owner, or an owner who
+        /// has no account here. Without it those documents have no owner (every
+        /// signed-in user may read and edit them), and ones naming an unknown owner
+        /// are skipped.
+        #[arg(long, value_name = "USER")]
+        owner: Option<String>,
+        /// Render Markdown on each document's first view instead of during the import.
+        #[arg(long)]
+        render_later: bool,
+    },
+    /// Export documents to a zip of Markdown files with front matter and a manifest.
+    Export {
+        file: PathBuf,
+        /// Include every revision of every document.
+        #[arg(long)]
+        history: bool,
+        /// Export only what this account may read (default: every document).
+        #[arg(long, value_name = "USER")]
+        user: Option<String>,
+        /// Replace FILE if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Write a verified snapshot of the database (safe while quire serves). A name
     /// ending in .zst is compressed.
@@ -115,12 +147,34 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("migrations applied");
             Ok(())
         }
-        Command::Seed { count, size, seed } => {
+        Command::Seed {
+            count,
+            size,
+            seed,
+            into: Some(dir),
+        } => crate::seed::write_files(&dir, count, size, seed),
+        Command::Seed {
+            count,
+            size,
+            seed,
+            into: None,
+        } => {
             let db = Db::open(&cli.config).await?;
             crate::seed::seed(&db, count, size, seed, cli.config.max_doc_bytes).await?;
             db.close().await;
             Ok(())
         }
+        Command::Import {
+            path,
+            owner,
+            render_later,
+        } => crate::transfer::cli::import(&cli.config, &path, owner, !render_later).await,
+        Command::Export {
+            file,
+            history,
+            user,
+            force,
+        } => crate::transfer::cli::export(&cli.config, &file, history, user, force).await,
         Command::User(UserCommand::Add {
             name,
             admin,

@@ -48,6 +48,15 @@ pub struct Config {
     #[arg(long, global = true, env = "QUIRE_DURABILITY", value_enum, default_value_t = Durability::Normal)]
     pub durability: Durability,
 
+    /// Largest zip an administrator may upload for import, in bytes.
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_MAX_IMPORT_BYTES",
+        default_value_t = 268_435_456
+    )]
+    pub max_import_bytes: usize,
+
     /// HTTP worker threads; 0 means one per CPU core.
     #[arg(long, global = true, env = "QUIRE_WORKERS", default_value_t = 0)]
     pub workers: usize,
@@ -140,6 +149,7 @@ impl Config {
             "bind" => self.bind.clone(),
             "database_url" => self.database_url.clone(),
             "max_doc_bytes" => self.max_doc_bytes.to_string(),
+            "max_import_bytes" => self.max_import_bytes.to_string(),
             "durability" => format!("{:?}", self.durability).to_lowercase(),
             "workers" => self.workers.to_string(),
             "log" => self.log.clone(),

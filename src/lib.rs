@@ -9,13 +9,14 @@ pub mod error;
 pub mod ops;
 pub mod seed;
 pub mod startup;
+pub mod transfer;
 pub mod web;
 
 use actix_web::web::{ServiceConfig, delete, get, post, put, resource};
 
 use crate::web::{
     account, admin, api, assets, documents as docs, drafts, health, history, login, search,
-    sharing, trash,
+    sharing, transfer as xfer, trash,
 };
 
 /// Every route quire answers, top to bottom.
@@ -79,6 +80,12 @@ pub fn app(cfg: &mut ServiceConfig) {
         )
         .route("/admin/users/{id}", post().to(admin::user_update))
         .route("/admin/audit", get().to(admin::audit_list))
+        .service(
+            resource("/admin/import")
+                .route(get().to(xfer::import_form))
+                .route(post().to(xfer::import_upload)),
+        )
+        .route("/account/export", get().to(xfer::export_download))
         .service(
             resource("/api/v1/documents")
                 .route(get().to(api::api_list))

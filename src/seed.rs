@@ -161,6 +161,31 @@ pub async fn seed(db: &Db, count: usize, size: usize, seed: u64, cap: usize) -> 
     Ok(())
 }
 
+/// Writes `count` generated documents as Markdown files (a `# title` line, then
+/// the body) into `dir`, 1,000 to a folder, for import benchmarks.
+pub fn write_files(
+    dir: &std::path::Path,
+    count: usize,
+    size: usize,
+    seed: u64,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let mut rng = Rng::new(seed);
+    for i in 0..count {
+        let folder = dir.join(format!("{:04}", i / 1000));
+        if i % 1000 == 0 {
+            std::fs::create_dir_all(&folder)
+                .with_context(|| format!("creating {}", folder.display()))?;
+        }
+        let (title, body) = document(&mut rng, size);
+        let path = folder.join(format!("{i:06}.md"));
+        std::fs::write(&path, format!("# {title}\n\n{body}"))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    println!("wrote {count} files to {}", dir.display());
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

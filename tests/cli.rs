@@ -2,6 +2,9 @@
 
 use std::process::Command;
 
+#[path = "cli/transfer.rs"]
+mod transfer;
+
 fn quire() -> Command {
     Command::new(env!("CARGO_BIN_EXE_quire"))
 }

@@ -210,12 +210,13 @@ pub async fn find_public(db: &Db, token: &str) -> Result<Document, DocError> {
     if token.len() != 64 {
         return Err(DocError::NotFound);
     }
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let doc = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {} FROM documents WHERE public_token = ?1 AND deleted_at IS NULL",
         super::store::COLUMNS
     )))
     .bind(token)
     .fetch_optional(&db.read)
     .await?
-    .ok_or(DocError::NotFound)
+    .ok_or(DocError::NotFound)?;
+    super::fresh_html(db, doc).await
 }

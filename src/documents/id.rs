@@ -17,6 +17,12 @@ impl DocId {
         Self(encode(&bytes))
     }
 
+    /// The id for 16 bytes of a digest, for ids that must come out the same when
+    /// the same input is seen again.
+    pub fn from_digest(bytes: [u8; 16]) -> Self {
+        Self(encode(&bytes))
+    }
+
     /// Accepts exactly the strings `random` can produce; anything else is no id.
     pub fn parse(s: &str) -> Option<Self> {
         let ok = s.len() == LEN

@@ -2,8 +2,10 @@
 //! nothing of HTTP; every rule here is checked before anything touches the database.
 
 pub mod access;
+pub mod bulk;
 mod cjk;
 pub mod drafts;
+pub mod dump;
 mod history;
 mod id;
 pub mod merge;
@@ -171,7 +173,24 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
 
 /// A document the actor may read (in the trash or not).
 pub async fn get(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
-    access::authorize(&db.read, id, actor, Access::Read).await
+    let doc = access::authorize(&db.read, id, actor, Access::Read).await?;
+    fresh_html(db, doc).await
+}
+
+/// Renders a document whose HTML is missing or from an older renderer, once: the
+/// result is stored, so later views read it like any other.
+pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError> {
+    if doc.render_version == RENDER_VERSION {
+        return Ok(doc);
+    }
+    let body = doc.body.clone();
+    doc.html = tokio::task::spawn_blocking(move || render_markdown(&body))
+        .await
+        .map_err(|e| DocError::Db(sqlx::Error::Io(std::io::Error::other(e))))?;
+    let mut conn = db.write.acquire().await?;
+    store::set_rendered(&mut conn, doc.seq, doc.version, &doc.html).await?;
+    doc.render_version = RENDER_VERSION;
+    Ok(doc)
 }
 
 /// Saves `doc` over version `base`. If someone saved in between, nothing is written

@@ -39,15 +39,33 @@ pub fn line_changes(old: &str, new: &str) -> (i64, i64) {
         })
 }
 
-fn compress(text: &str, base: Option<&str>) -> std::io::Result<Vec<u8>> {
+thread_local! {
+    /// Making a zstd context costs more than compressing a small text with it.
+    static PLAIN: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+pub(super) fn compress(text: &str, base: Option<&str>) -> std::io::Result<Vec<u8>> {
     match base {
         Some(base) => zstd::bulk::Compressor::with_dictionary(LEVEL, base.as_bytes())?
             .compress(text.as_bytes()),
-        None => zstd::bulk::compress(text.as_bytes(), LEVEL),
+        None => PLAIN.with_borrow_mut(|slot| {
+            if slot.is_none() {
+                *slot = Some(zstd::bulk::Compressor::new(LEVEL)?);
+            }
+            match slot {
+                Some(c) => c.compress(text.as_bytes()),
+                None => zstd::bulk::compress(text.as_bytes(), LEVEL),
+            }
+        }),
     }
 }
 
-fn decompress(data: &[u8], base: Option<&[u8]>, raw_size: usize) -> std::io::Result<Vec<u8>> {
+pub(super) fn decompress(
+    data: &[u8],
+    base: Option<&[u8]>,
+    raw_size: usize,
+) -> std::io::Result<Vec<u8>> {
     match base {
         Some(base) => zstd::bulk::Decompressor::with_dictionary(base)?.decompress(data, raw_size),
         None => zstd::bulk::decompress(data, raw_size),

@@ -19,6 +19,8 @@ pub struct Document {
     pub owner_id: Option<i64>,
     pub visibility: String,
     pub public_token: Option<String>,
+    /// Which renderer made `html`; not `RENDER_VERSION` means it must be redone.
+    pub render_version: i64,
     /// The viewer's access level, where the query computed it (see `access`).
     #[sqlx(default)]
     pub access: i64,
@@ -48,7 +50,7 @@ pub struct Summary {
 }
 
 pub(super) const COLUMNS: &str = "seq, id, title, body, html, version, created_at, updated_at, \
-     deleted_at, owner_id, visibility, public_token";
+     deleted_at, owner_id, visibility, public_token, render_version";
 
 pub async fn insert(
     conn: &mut SqliteConnection,
@@ -75,6 +77,26 @@ pub async fn insert(
     .bind(owner)
     .fetch_one(conn)
     .await
+}
+
+/// Stores HTML rendered after the fact (an import that left rendering for later,
+/// or a new renderer), unless the document changed meanwhile.
+pub async fn set_rendered(
+    conn: &mut SqliteConnection,
+    seq: i64,
+    version: i64,
+    html: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE documents SET html = ?1, render_version = ?2 WHERE seq = ?3 AND version = ?4",
+    )
+    .bind(html)
+    .bind(RENDER_VERSION)
+    .bind(seq)
+    .bind(version)
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Writes the new text as the next version. The `version` guard makes a lost race

@@ -128,6 +128,9 @@ pub async fn wrap(
             .map(str::to_owned);
         let sent = match header_token {
             Some(t) => Ok(Some(t)),
+            None if super::multipart::is_multipart(&req) => {
+                super::multipart::leading_field(&mut req, CSRF_FIELD).await
+            }
             None => form_token(&mut req).await,
         };
         match sent {

@@ -107,7 +107,10 @@ pub async fn document_show(
         .remove::<Prefetched>()
         .filter(|p| p.0 == id);
     let doc = match prefetched {
-        Some(Prefetched(_, found)) => documents::access::check(found, documents::Access::Read)?,
+        Some(Prefetched(_, found)) => {
+            let doc = documents::access::check(found, documents::Access::Read)?;
+            documents::fresh_html(&state.db, doc).await?
+        }
         None => documents::get(&state.db, &id, Some(actor(&user))).await?,
     };
     if doc.deleted_at.is_some() {

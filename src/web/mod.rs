@@ -14,9 +14,11 @@ pub mod health;
 pub mod history;
 pub mod layout;
 pub mod login;
+pub mod multipart;
 pub mod pages;
 pub mod search;
 pub mod sharing;
+pub mod transfer;
 pub mod trash;
 
 use actix_web::http::header::{self, HeaderValue};

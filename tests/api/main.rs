@@ -12,6 +12,7 @@ mod merge;
 mod permissions;
 mod search;
 mod storage;
+mod transfer;
 mod trash;
 mod validation;
 mod xss;

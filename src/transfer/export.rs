@@ -1,0 +1,216 @@
+//! `quire export`: every live document the viewer may read as
+//! `documents/<title>-<id>.md` with front matter, optionally every revision as
+//! `history/<id>/<rev>.md`, and `manifest.json` with counts and SHA-256 checksums.
+//! The same data gives the same zip, byte for byte: entries are in id order and
+//! carry the document's own times, never the time of the export.
+
+use std::io::{Seek, Write};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sha2::{Digest, Sha256};
+use zip::write::SimpleFileOptions;
+
+use super::frontmatter::{quoted, write};
+use super::{FORMAT, MANIFEST, Manifest, ManifestFile, format_time, hex};
+use crate::db::Db;
+use crate::documents::dump::{self, DumpDoc, DumpRevision};
+
+pub struct ExportOptions {
+    /// Whose view to export; `None` exports every document.
+    pub viewer: Option<i64>,
+    pub history: bool,
+    pub progress: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct ExportReport {
+    pub documents: u64,
+    pub revisions: u64,
+}
+
+struct Entry {
+    name: String,
+    text: String,
+    time: i64,
+}
+
+const PAGE: i64 = 500;
+
+/// Writes the export to `out`. One read transaction, so the zip is a consistent
+/// snapshot even while quire serves.
+pub async fn export<W: Write + Seek + Send + 'static>(
+    db: &Db,
+    out: W,
+    opts: ExportOptions,
+) -> anyhow::Result<ExportReport> {
+    let mut tx = db.read.begin().await.context("starting a read")?;
+    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT count(*) FROM documents AS d WHERE d.deleted_at IS NULL AND {}",
+        crate::documents::access::visible("?1")
+    )))
+    .bind(opts.viewer)
+    .fetch_one(&mut *tx)
+    .await?;
+    let bar = ProgressBar::with_draw_target(
+        Some(total as u64),
+        if opts.progress {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} exporting [{bar:40}] {pos}/{len} documents, {per_sec}, eta {eta}",
+        )?
+        .progress_chars("=> "),
+    );
+    let (send, recv) = tokio::sync::mpsc::channel::<Vec<Entry>>(4);
+    let history = opts.history;
+    let writer = tokio::task::spawn_blocking(move || write_zip(out, recv, history));
+
+    let mut report = ExportReport::default();
+    let mut after = String::new();
+    loop {
+        let docs = dump::page(&mut *tx, opts.viewer, &after, PAGE).await?;
+        let Some(last) = docs.last() else { break };
+        after = last.id.clone();
+        let mut entries = Vec::with_capacity(docs.len());
+        for doc in &docs {
+            entries.push(Entry {
+                name: file_name(doc),
+                text: document_text(doc),
+                time: doc.updated_at,
+            });
+            if opts.history {
+                let revs = dump::history(&mut tx, doc.seq).await?;
+                report.revisions += revs.len() as u64;
+                entries.extend(revs.iter().map(|r| Entry {
+                    name: format!("history/{}/{:06}.md", doc.id, r.rev),
+                    text: revision_text(r),
+                    time: r.created_at,
+                }));
+            }
+        }
+        report.documents += docs.len() as u64;
+        bar.inc(docs.len() as u64);
+        if send.send(entries).await.is_err() {
+            break; // the writer failed; its error is reported below
+        }
+    }
+    drop(send);
+    tx.rollback().await.ok();
+    let written = writer.await.context("the zip writer stopped")??;
+    anyhow::ensure!(
+        written == report.documents,
+        "the zip holds {written} of {} documents",
+        report.documents
+    );
+    bar.finish_and_clear();
+    Ok(report)
+}
+
+fn zip_time(ms: i64) -> zip::DateTime {
+    use chrono::{Datelike, Timelike};
+    chrono::DateTime::from_timestamp_millis(ms)
+        .and_then(|t| {
+            zip::DateTime::from_date_and_time(
+                u16::try_from(t.year()).ok()?,
+                t.month() as u8,
+                t.day() as u8,
+                t.hour() as u8,
+                t.minute() as u8,
+                t.second() as u8,
+            )
+            .ok()
+        })
+        .unwrap_or_default()
+}
+
+fn write_zip<W: Write + Seek>(
+    out: W,
+    mut recv: tokio::sync::mpsc::Receiver<Vec<Entry>>,
+    history: bool,
+) -> anyhow::Result<u64> {
+    let mut zip = zip::ZipWriter::new(out);
+    let base = SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .unix_permissions(0o644);
+    let mut files = Vec::new();
+    let (mut documents, mut revisions) = (0, 0);
+    while let Some(entries) = recv.blocking_recv() {
+        for e in entries {
+            if e.name.starts_with("history/") {
+                revisions += 1;
+            } else {
+                documents += 1;
+            }
+            zip.start_file(e.name.as_str(), base.last_modified_time(zip_time(e.time)))?;
+            zip.write_all(e.text.as_bytes())?;
+            files.push(ManifestFile {
+                sha256: hex(&Sha256::digest(e.text.as_bytes())),
+                bytes: e.text.len() as u64,
+                path: e.name,
+            });
+        }
+    }
+    let manifest = Manifest {
+        format: FORMAT.into(),
+        format_version: 1,
+        documents,
+        revisions,
+        history,
+        files,
+    };
+    zip.start_file(MANIFEST, base)?;
+    serde_json::to_writer_pretty(&mut zip, &manifest)?;
+    zip.write_all(b"\n")?;
+    zip.finish()?.flush()?;
+    Ok(documents)
+}
+
+/// `documents/<title as a file name>-<id>.md`: readable in a file manager, unique
+/// by the id.
+fn file_name(doc: &DumpDoc) -> String {
+    let mut slug = String::new();
+    for c in doc.title.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            slug.push(c);
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+        if slug.chars().count() >= 60 {
+            break;
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    if slug.is_empty() {
+        format!("documents/{}.md", doc.id)
+    } else {
+        format!("documents/{slug}-{}.md", doc.id)
+    }
+}
+
+fn document_text(doc: &DumpDoc) -> String {
+    let mut fields = vec![("id", doc.id.clone()), ("title", quoted(&doc.title))];
+    if let Some(owner) = &doc.owner {
+        fields.push(("owner", quoted(owner)));
+    }
+    fields.extend([
+        ("visibility", doc.visibility.clone()),
+        ("created", format_time(doc.created_at)),
+        ("updated", format_time(doc.updated_at)),
+        ("version", doc.version.to_string()),
+    ]);
+    write(&fields, &doc.body)
+}
+
+fn revision_text(r: &DumpRevision) -> String {
+    let mut fields = vec![("rev", r.rev.to_string()), ("title", quoted(&r.title))];
+    if let Some(author) = &r.author {
+        fields.push(("author", quoted(author)));
+    }
+    fields.push(("created", format_time(r.created_at)));
+    write(&fields, &r.text)
+}

@@ -1,0 +1,76 @@
+//! Import and export: folders and zips of Markdown files in, zips of Markdown with
+//! front matter (and optionally every revision) out, so that an export imported
+//! into an empty quire exports again byte for byte.
+
+pub mod cli;
+pub mod export;
+pub mod frontmatter;
+pub mod import;
+mod source;
+
+pub use export::{ExportReport, export};
+pub use import::{ImportOptions, ImportReport, import};
+
+use serde::{Deserialize, Serialize};
+
+pub const MANIFEST: &str = "manifest.json";
+pub const FORMAT: &str = "quire-export";
+
+/// `manifest.json` at the top of an export: what it holds and each file's SHA-256.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: String,
+    pub format_version: u32,
+    pub documents: u64,
+    pub revisions: u64,
+    pub history: bool,
+    pub files: Vec<ManifestFile>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ManifestFile {
+    pub path: String,
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+/// Milliseconds since the epoch as RFC 3339 in UTC, with milliseconds, so a time
+/// survives the round trip exactly.
+pub fn format_time(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+        .unwrap_or_default()
+}
+
+/// RFC 3339 (any offset, any precision), or a plain `YYYY-MM-DD` (midnight UTC).
+pub fn parse_time(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Some(t.timestamp_millis());
+    }
+    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc().timestamp_millis())
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_round_trip_to_the_millisecond() {
+        let ms = 1_763_780_000_123;
+        assert_eq!(parse_time(&format_time(ms)), Some(ms));
+        assert_eq!(parse_time("2024-01-02"), Some(1_704_153_600_000));
+        assert_eq!(
+            parse_time("2024-01-02T01:00:00+01:00"),
+            Some(1_704_153_600_000)
+        );
+        assert_eq!(parse_time("yesterday"), None);
+    }
+}

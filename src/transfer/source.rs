@@ -1,0 +1,235 @@
+//! Where an import reads from: a folder (walked recursively) or a zip file. Lists
+//! the text files first, so the progress bar knows the total, and reads each one
+//! with the size cap enforced before its bytes are kept.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::{MANIFEST, Manifest};
+
+const EXTENSIONS: &[&str] = &["md", "markdown", "txt"];
+
+#[derive(Debug, Clone)]
+pub enum Place {
+    Folder(PathBuf),
+    Zip(PathBuf),
+}
+
+/// One file to read: where it is and its name inside the import (`/`-separated).
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub name: String,
+    /// Zip entry index; unused for folders.
+    pub index: usize,
+}
+
+pub struct Listing {
+    pub place: Place,
+    pub documents: Vec<Item>,
+    /// A quire export's revision files, by document id, oldest first.
+    pub history: HashMap<String, Vec<Item>>,
+    /// Checksums from a quire export's manifest, by file name.
+    pub checksums: HashMap<String, String>,
+    /// Files that are not .md, .markdown or .txt.
+    pub ignored: usize,
+}
+
+fn is_text(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+/// `history/<id>/<rev>.md` in a quire export.
+fn history_of(name: &str) -> Option<(&str, u64)> {
+    let rest = name.strip_prefix("history/")?;
+    let (id, file) = rest.split_once('/')?;
+    let rev = file.strip_suffix(".md")?.parse().ok()?;
+    Some((id, rev))
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<String>, ignored: &mut usize) -> anyhow::Result<()> {
+    let mut entries = std::fs::read_dir(dir)
+        .with_context(|| format!("reading the folder {}", dir.display()))?
+        .collect::<Result<Vec<_>, _>>()
+        .with_context(|| format!("reading the folder {}", dir.display()))?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        // Hidden folders and files (.git, .obsidian, .DS_Store) are tools' data.
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            walk(root, &path, out, ignored)?;
+        } else if let Ok(rel) = path.strip_prefix(root) {
+            let name = rel.to_string_lossy().replace('\\', "/");
+            if is_text(&name) {
+                out.push(name);
+            } else if name != MANIFEST {
+                *ignored += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Listing {
+    pub fn open(path: &Path) -> anyhow::Result<Self> {
+        let meta =
+            std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+        let (place, names, ignored, manifest) = if meta.is_dir() {
+            let mut names = Vec::new();
+            let mut ignored = 0;
+            walk(path, path, &mut names, &mut ignored)?;
+            let manifest = std::fs::read(path.join(MANIFEST)).ok();
+            let names = names.into_iter().map(|n| (n, 0)).collect();
+            (Place::Folder(path.to_owned()), names, ignored, manifest)
+        } else {
+            let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+            let mut zip = zip::ZipArchive::new(file)
+                .with_context(|| format!("{} is not a zip file quire can read", path.display()))?;
+            let mut names = Vec::new();
+            let mut ignored = 0;
+            let mut manifest = None;
+            for i in 0..zip.len() {
+                let entry = zip.by_index(i)?;
+                if entry.is_dir() {
+                    continue;
+                }
+                let Some(name) = entry.enclosed_name() else {
+                    ignored += 1;
+                    continue;
+                };
+                let name = name.to_string_lossy().replace('\\', "/");
+                if name == MANIFEST {
+                    let mut bytes = Vec::new();
+                    entry.take(64 << 20).read_to_end(&mut bytes)?;
+                    manifest = Some(bytes);
+                } else if is_text(&name) && !name.split('/').any(|p| p.starts_with('.')) {
+                    names.push((name, i));
+                } else {
+                    ignored += 1;
+                }
+            }
+            (Place::Zip(path.to_owned()), names, ignored, manifest)
+        };
+        let manifest: Option<Manifest> = manifest.and_then(|m| serde_json::from_slice(&m).ok());
+        let export = manifest.as_ref().is_some_and(|m| m.format == super::FORMAT);
+        let mut documents = Vec::new();
+        let mut history: HashMap<String, Vec<(u64, Item)>> = HashMap::new();
+        for (name, index) in names {
+            match history_of(&name).filter(|_| export) {
+                Some((id, rev)) => history
+                    .entry(id.to_owned())
+                    .or_default()
+                    .push((rev, Item { name, index })),
+                None => documents.push(Item { name, index }),
+            }
+        }
+        let history = history
+            .into_iter()
+            .map(|(id, mut revs)| {
+                revs.sort_by_key(|r| r.0);
+                (id, revs.into_iter().map(|r| r.1).collect())
+            })
+            .collect();
+        let checksums = manifest
+            .filter(|_| export)
+            .map(|m| m.files.into_iter().map(|f| (f.path, f.sha256)).collect())
+            .unwrap_or_default();
+        Ok(Self {
+            place,
+            documents,
+            history,
+            checksums,
+            ignored,
+        })
+    }
+}
+
+/// Reads files of one listing; each worker thread has its own.
+pub struct Reader {
+    zip: Option<zip::ZipArchive<File>>,
+    root: PathBuf,
+    limit: u64,
+}
+
+impl Reader {
+    /// `limit`: files larger than this are refused unread.
+    pub fn new(place: &Place, limit: u64) -> anyhow::Result<Self> {
+        Ok(match place {
+            Place::Folder(root) => Self {
+                zip: None,
+                root: root.clone(),
+                limit,
+            },
+            Place::Zip(path) => Self {
+                zip: Some(zip::ZipArchive::new(File::open(path)?)?),
+                root: PathBuf::new(),
+                limit,
+            },
+        })
+    }
+
+    /// The file's bytes, or why it cannot be imported. Also its modification time
+    /// (ms) where the file system knows it.
+    pub fn read(&mut self, item: &Item) -> Result<(Vec<u8>, Option<i64>), String> {
+        let too_big = |size: u64| {
+            format!(
+                "the file is {} bytes; the largest quire imports is {} bytes",
+                crate::documents::group(size as usize),
+                crate::documents::group(self.limit as usize)
+            )
+        };
+        let limit = self.limit;
+        match &mut self.zip {
+            None => {
+                let path = self.root.join(&item.name);
+                let unreadable = |e: std::io::Error| format!("it could not be read: {e}");
+                let file = File::open(&path).map_err(unreadable)?;
+                let meta = file.metadata().map_err(unreadable)?;
+                if meta.len() > limit {
+                    return Err(too_big(meta.len()));
+                }
+                let mut bytes = Vec::with_capacity(meta.len() as usize);
+                file.take(limit + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(unreadable)?;
+                if bytes.len() as u64 > limit {
+                    return Err(too_big(bytes.len() as u64));
+                }
+                let mtime = meta
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_millis() as i64);
+                Ok((bytes, mtime))
+            }
+            Some(zip) => {
+                let unreadable =
+                    |e: zip::result::ZipError| format!("it could not be read from the zip: {e}");
+                let entry = zip.by_index(item.index).map_err(unreadable)?;
+                if entry.size() > limit {
+                    return Err(too_big(entry.size()));
+                }
+                // The declared size may lie; never read more than the limit.
+                let mut bytes = Vec::with_capacity(entry.size() as usize);
+                entry
+                    .take(limit + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| format!("it could not be read from the zip: {e}"))?;
+                if bytes.len() as u64 > limit {
+                    return Err(too_big(bytes.len() as u64));
+                }
+                Ok((bytes, None))
+            }
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Import and export: the round trip through the real binary, the admin's zip
+//! upload and a user's own export over HTTP.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::process::Command;
+
+use reqwest::StatusCode;
+
+use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app, spawn_with};
+
+fn quire(url: &str, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .args(args)
+        .env("QUIRE_DATABASE_URL", url)
+        .env("QUIRE_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn zip_files(bytes: &[u8]) -> BTreeMap<String, String> {
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    (0..zip.len())
+        .map(|i| {
+            let mut f = zip.by_index(i).unwrap();
+            let mut text = String::new();
+            f.read_to_string(&mut text).unwrap();
+            (f.name().unwrap().to_string(), text)
+        })
+        .collect()
+}
+
+fn make_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes) in files {
+        zip.start_file(*name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(bytes).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// A browser's multipart form post: the CSRF field first, then the file.
+async fn upload(
+    client: &reqwest::Client,
+    address: &str,
+    csrf: Option<&str>,
+    file: &[u8],
+) -> (StatusCode, String) {
+    let mut body = Vec::new();
+    if let Some(csrf) = csrf {
+        body.extend_from_slice(
+            format!(
+                "--XBOUNDARYX\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n"
+            )
+            .as_bytes(),
+        );
+    }
+    body.extend_from_slice(b"--XBOUNDARYX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.zip\"\r\nContent-Type: application/zip\r\n\r\n");
+    body.extend_from_slice(file);
+    body.extend_from_slice(b"\r\n--XBOUNDARYX--\r\n");
+    let res = client
+        .post(format!("{address}/admin/import"))
+        .header("Content-Type", "multipart/form-data; boundary=XBOUNDARYX")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    (res.status(), res.text().await.unwrap())
+}
+
+async fn add_bob(app: &TestApp) -> (reqwest::Client, String) {
+    quire::accounts::create_user(&app.db, "bob", PASSWORD, false)
+        .await
+        .unwrap();
+    sign_in(&app.address, "bob", PASSWORD).await
+}
+
+#[tokio::test]
+async fn export_import_export_gives_the_same_zip_byte_for_byte_with_history() {
+    let app = spawn_app().await;
+    let (bob, bob_csrf) = add_bob(&app).await;
+    let a = app
+        .create_document("Recipes", "# Bread\n\nflour, water\n")
+        .await;
+    app.save(&a, "Recipes", "# Bread\n\nflour, water, salt\n", 1)
+        .await;
+    app.save(
+        &a,
+        "Recipes & more",
+        "# Bread\n\nflour, water, salt\n\n# Soup\n",
+        2,
+    )
+    .await;
+    app.save(&a, "Recipes & more", "# Bread\n\nflour, water\n", 3)
+        .await; // an old text again
+    let b = app
+        .create_document("日本語 \"notes\"", "---\ntags: [a, b]\n---\n検索 text\n")
+        .await;
+    app.post_form(
+        &format!("/d/{b}/share"),
+        &[("action", "visibility"), ("visibility", "read")],
+    )
+    .await;
+    let res = bob
+        .post(format!("{}/docs", app.address))
+        .form(&[("title", "Bob's"), ("body", "mine"), ("csrf", &bob_csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+
+    let first = app.dir.path().join("first.zip");
+    let out = quire(
+        &app.config.database_url,
+        &["export", first.to_str().unwrap(), "--history"],
+    );
+    assert!(
+        out.contains("exported 3 documents with 6 revisions"),
+        "{out}"
+    );
+
+    let other = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", other.path().join("q.db").display());
+    let mut config = app.config.clone();
+    config.database_url = url.clone();
+    let db = quire::db::Db::open(&config).await.unwrap();
+    for name in ["bob", "alice"] {
+        quire::accounts::create_user(&db, name, PASSWORD, false)
+            .await
+            .unwrap();
+    }
+    db.close().await;
+    let out = quire(&url, &["import", first.to_str().unwrap()]);
+    assert!(out.contains("imported 3 documents (6 revisions)"), "{out}");
+    let second = other.path().join("second.zip");
+    quire(&url, &["export", second.to_str().unwrap(), "--history"]);
+
+    let (one, two) = (
+        std::fs::read(&first).unwrap(),
+        std::fs::read(&second).unwrap(),
+    );
+    let files = zip_files(&one);
+    assert_eq!(zip_files(&two), files, "same files, same texts");
+    assert!(one == two, "the zips are byte-identical");
+
+    let doc = files.iter().find(|(n, _)| n.contains(&a)).unwrap().1;
+    assert!(
+        doc.contains("title: \"Recipes & more\"\nowner: \"alice\"\n"),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("version: 4\n---\n# Bread\n\nflour, water\n"),
+        "{doc}"
+    );
+    let rev2 = &files[&format!("history/{a}/000002.md")];
+    assert!(rev2.contains("author: \"alice\"") && rev2.ends_with("flour, water, salt\n"));
+    let manifest: serde_json::Value = serde_json::from_str(&files["manifest.json"]).unwrap();
+    assert_eq!(manifest["documents"], 3);
+    assert_eq!(manifest["revisions"], 6);
+    assert_eq!(manifest["files"].as_array().unwrap().len(), 9);
+}
+
+#[tokio::test]
+async fn an_admin_uploads_a_zip_and_sees_what_was_imported_and_skipped() {
+    let app = spawn_app().await;
+    let zip = make_zip(&[
+        ("vault/Garden plan.md", b"- tomatoes\n"),
+        ("vault/latin1.md", b"caf\xe9"),
+        ("vault/cat.jpg", b"..."),
+    ]);
+    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(html.contains("Imported 1 documents"), "{html}");
+    assert!(html.contains("vault/latin1.md"), "{html}");
+    assert!(html.contains("not UTF-8"), "{html}");
+    assert!(html.contains("Ignored 1 files"), "{html}");
+    let (_, list) = app.get_text("/").await;
+    assert!(list.contains("Garden plan"), "the document is listed");
+    let (_, audit) = app.get_text("/admin/audit").await;
+    assert!(audit.contains("1 documents imported from a zip, 1 files skipped"));
+
+    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Imported 0 documents") && html.contains("already in quire"));
+}
+
+#[tokio::test]
+async fn the_import_page_works_without_javascript() {
+    let app = spawn_app().await;
+    let (status, html) = app.get_text("/admin/import").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"enctype="multipart/form-data""#));
+    let csrf_at = html.find(r#"name="csrf""#).unwrap();
+    assert!(
+        csrf_at < html.find(r#"name="file""#).unwrap(),
+        "the CSRF field comes first"
+    );
+}
+
+#[tokio::test]
+async fn only_administrators_may_import() {
+    let app = spawn_app().await;
+    let (bob, csrf) = add_bob(&app).await;
+    let zip = make_zip(&[("a.md", b"# A\n")]);
+    let (status, _) = upload(&bob, &app.address, Some(&csrf), &zip).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let res = bob
+        .get(format!("{}/admin/import", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert!(!app.get_text("/").await.1.contains(">A<"));
+}
+
+#[tokio::test]
+async fn an_upload_without_its_csrf_field_is_refused() {
+    let app = spawn_app().await;
+    let zip = make_zip(&[("a.md", b"# Sneaky\n")]);
+    let (status, _) = upload(&app.client, &app.address, None, &zip).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = upload(&app.client, &app.address, Some(&"0".repeat(64)), &zip).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(!app.get_text("/").await.1.contains("Sneaky"));
+}
+
+#[tokio::test]
+async fn uploads_over_the_limit_or_not_zips_are_refused_clearly() {
+    let app = spawn_with(|c| c.max_import_bytes = 2000).await;
+    let big = vec![b'x'; 5_000];
+    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(html.contains("larger than 2,000 bytes"), "{html}");
+    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), b"plain text").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(html.contains("not a zip archive"), "{html}");
+}
+
+#[tokio::test]
+async fn a_users_export_holds_only_what_they_may_read() {
+    let app = spawn_app().await;
+    let (bob, csrf) = add_bob(&app).await;
+    app.create_document("Alice private", "secret").await;
+    let shared = app.create_document("Alice shared", "for bob").await;
+    app.post_form(
+        &format!("/d/{shared}/share"),
+        &[("action", "share"), ("username", "bob"), ("role", "read")],
+    )
+    .await;
+    bob.post(format!("{}/docs", app.address))
+        .form(&[("title", "Bob own"), ("body", "mine"), ("csrf", &csrf)])
+        .send()
+        .await
+        .unwrap();
+
+    let res = bob
+        .get(format!("{}/account/export?history=on", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/zip");
+    assert!(
+        res.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("quire-bob.zip")
+    );
+    let files = zip_files(&res.bytes().await.unwrap());
+    let all: String = files.values().cloned().collect();
+    assert!(all.contains("Alice shared") && all.contains("Bob own"));
+    assert!(!all.contains("Alice private") && !all.contains("secret"));
+    let (_, page) = app.get_text("/account").await;
+    assert!(
+        page.contains(r#"action="/account/export""#),
+        "the account page offers it"
+    );
+}
+
+#[tokio::test]
+async fn documents_imported_to_render_later_are_rendered_on_first_view_and_kept() {
+    let app = spawn_app().await;
+    let src = tempfile::tempdir().unwrap();
+    std::fs::write(src.path().join("lazy.md"), "# Lazy\n\nsome *emphasis*\n").unwrap();
+    let out = quire(
+        &app.config.database_url,
+        &["import", src.path().to_str().unwrap(), "--render-later"],
+    );
+    assert!(out.contains("imported 1 documents"), "{out}");
+
+    let (_, list) = app.get_text("/").await;
+    let id = list.split("href=\"/d/").nth(1).unwrap()[..26].to_owned();
+    let (status, html) = app.get_text(&format!("/d/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<em>emphasis</em>"), "{html}");
+    let stored: (String, i64) =
+        sqlx::query_as("SELECT html, render_version FROM documents WHERE id = ?1")
+            .bind(&id)
+            .fetch_one(&app.db.read)
+            .await
+            .unwrap();
+    assert!(
+        stored.0.contains("<em>emphasis</em>"),
+        "the HTML is stored once made"
+    );
+    assert_eq!(stored.1, quire::documents::RENDER_VERSION);
+}
