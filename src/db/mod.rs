@@ -88,8 +88,10 @@ impl Db {
             })
             .busy_timeout(Duration::from_millis(5000))
             .foreign_keys(true)
-            // Negative: KiB. 32 MiB of page cache per connection.
-            .pragma("cache_size", "-32768")
+            // Negative: KiB. 8 MiB of page cache per connection: the operating
+            // system caches the file too, and with 32 MiB per connection the
+            // server's peak RSS reached 100 MiB under random reads (benches/http.sh).
+            .pragma("cache_size", "-8192")
             .pragma("temp_store", "MEMORY")
             .statement_cache_capacity(128);
 
