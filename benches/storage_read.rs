@@ -7,7 +7,8 @@
 //!   and writes the ids of each size class to `ids.tsv`;
 //! - `load-pg`: copies the documents table into PostgreSQL (skipped when complete);
 //! - `read sqlite|postgres`: random reads by id, one at a time, per-read latency in
-//!   an HDR histogram per size class; prints a table and writes `results-ENGINE.csv`;
+//!   an HDR histogram per size class; prints a table and writes `results-ENGINE.csv`
+//!   (`read sqlite-html` reads only the `html` column, for comparison);
 //! - `report`: both engines side by side with the ratio, from the CSV files.
 
 mod common;
@@ -116,8 +117,11 @@ fn main() -> anyhow::Result<()> {
         ["load-pg"] => rt.block_on(pg::load(&settings)),
         ["read", "sqlite"] => rt.block_on(read_sqlite(&settings)),
         ["read", "postgres"] => rt.block_on(pg::read(&settings)),
+        ["read", "sqlite-html"] => rt.block_on(read_sqlite_html(&settings)),
         ["report"] => report(&settings),
-        _ => bail!("usage: storage-read seed | load-pg | read sqlite|postgres | report"),
+        _ => {
+            bail!("usage: storage-read seed | load-pg | read sqlite|postgres|sqlite-html | report")
+        }
     }
 }
 
@@ -268,6 +272,27 @@ async fn read_sqlite(s: &Settings) -> anyhow::Result<()> {
             let id = DocId::parse(&id).context("ids.tsv holds a malformed id")?;
             let doc = documents::get(&db, &id, None).await?;
             Ok(doc.body.len() + doc.html.len())
+        }
+    })
+    .await?;
+    db.close().await;
+    Ok(())
+}
+
+/// What a page view that fetched only the rendered HTML would cost: the same pool
+/// and ids, one column instead of the whole row. Not quire's read path; a yardstick
+/// for changing it.
+async fn read_sqlite_html(s: &Settings) -> anyhow::Result<()> {
+    let ids = load_ids(s)?;
+    let db = Db::open(&s.config()).await?;
+    run_reads(s, "sqlite-html", &ids, |id| {
+        let db = db.clone();
+        async move {
+            let html: String = sqlx::query_scalar("SELECT html FROM documents WHERE id = ?1")
+                .bind(id)
+                .fetch_one(&db.read)
+                .await?;
+            Ok(html.len())
         }
     })
     .await?;
