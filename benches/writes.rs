@@ -20,6 +20,7 @@ use quire::seed::{Rng, document};
 use reqwest::StatusCode;
 
 const UPDATES: usize = 10;
+const QUIRE: &str = env!("CARGO_BIN_EXE_quire");
 
 /// What the server acknowledged for a document: version, body, in the trash.
 type Acked = Mutex<HashMap<String, (i64, String, bool)>>;
@@ -193,7 +194,7 @@ fn main() {
             String::from("store,seconds,cycles_per_s,writes_per_s,p50_ms,p99_ms,peak_rss_mib\n");
         for durability in ["normal", "full"] {
             let dir = tempfile::tempdir().expect("temp dir");
-            let p = process::start(dir.path(), &[("QUIRE_DURABILITY", durability)]).await;
+            let p = process::start(QUIRE, dir.path(), &[("QUIRE_DURABILITY", durability)]).await;
             let t = Target {
                 address: &p.address,
                 client: &p.client,
@@ -243,7 +244,7 @@ fn main() {
 /// acknowledged create, update and delete must be in the database file.
 async fn crash_check(clients: usize, count: usize) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let p = process::start(dir.path(), &[]).await;
+    let p = process::start(QUIRE, dir.path(), &[]).await;
     let acked = Acked::default();
     let t = Target {
         address: &p.address,

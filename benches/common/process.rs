@@ -16,8 +16,8 @@ pub struct Process {
 pub const USER: &str = "bench";
 pub const PASSWORD: &str = "bench password 1234";
 
-fn quire(dir: &Path, env: &[(&str, &str)]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quire"));
+fn quire(bin: &str, dir: &Path, env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(bin);
     cmd.env(
         "QUIRE_DATABASE_URL",
         format!("sqlite://{}", dir.join("quire.db").display()),
@@ -34,9 +34,11 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// Starts `quire serve` over `dir` (creating the bench user) and signs in.
-pub async fn start(dir: &Path, env: &[(&str, &str)]) -> Process {
-    let mut add = quire(dir, env)
+/// Starts `quire serve` over `dir` (creating the bench user) and signs in. `bin`
+/// is the binary, `env!("CARGO_BIN_EXE_quire")` in a bench (Cargo names it only
+/// for benches and tests, and examples share this module).
+pub async fn start(bin: &str, dir: &Path, env: &[(&str, &str)]) -> Process {
+    let mut add = quire(bin, dir, env)
         .args(["user", "add", USER, "--admin", "--password-stdin"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -51,7 +53,7 @@ pub async fn start(dir: &Path, env: &[(&str, &str)]) -> Process {
 
     let port = free_port();
     let bind = format!("127.0.0.1:{port}");
-    let child = quire(dir, env)
+    let child = quire(bin, dir, env)
         .arg("serve")
         .env("QUIRE_BIND", &bind)
         .stdout(Stdio::null())
