@@ -196,9 +196,14 @@ test('a save based on a stale version shows both texts and keeps mine', async ()
   await editorBody(first).fill('my change, saved second');
   await first.getByRole('button', { name: 'Save' }).click();
   await first.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
-  assert.equal(await editorBody(first).inputValue(), 'my change, saved second');
+  // Both changed the one line: the merge view shows the conflict, marks it in the
+  // editor, and keeps both whole texts.
+  await first.locator('.merge-region').first().waitFor();
+  const marked = await first.locator('#merge-form textarea[name="body"]').inputValue();
+  assert.match(marked, /<<<<<<< your text\nmy change, saved second\n=+\ntheir change, saved first\n>>>>>>>/);
+  assert.equal((await first.locator('#mine-body').inputValue()).trim(), 'my change, saved second');
   assert.equal(
-    await first.getByLabel('Text (read-only)').inputValue(),
+    (await first.getByLabel('Text (read-only)', { exact: true }).inputValue()).trim(),
     'their change, saved first',
   );
   await assertNotReloaded(first);

@@ -119,8 +119,12 @@ test('without JavaScript: a stale save shows the conflict with both texts', asyn
 
   await save(first, 'mine');
   await first.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
-  assert.equal(await editorBody(first).inputValue(), 'mine');
-  assert.equal(await first.getByLabel('Text (read-only)').inputValue(), 'theirs');
+  await first.locator('.merge-region').first().waitFor();
+  assert.equal((await first.locator('#mine-body').inputValue()).trim(), 'mine');
+  assert.equal(
+    (await first.getByLabel('Text (read-only)', { exact: true }).inputValue()).trim(),
+    'theirs',
+  );
   await first.close();
   await second.close();
 });

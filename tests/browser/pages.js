@@ -75,6 +75,8 @@ export async function mainPages(page, word = 'lighthouse') {
           await p.locator('form.editor input[name="version"]').evaluate((el) => {
             el.value = String(Number(el.value) - 1);
           });
+          // Rewriting what the last save changed cannot merge: a conflict.
+          await p.locator('form.editor textarea[name="body"]').fill('Written in an old tab.');
           await p.getByRole('button', { name: 'Save' }).click();
           await p.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
         },
