@@ -186,10 +186,12 @@ const RANKED_AT_MOST: i64 = 500;
 
 /// `{fts}` becomes the FTS5 table, `{weights}` its bm25 column weights and
 /// `{visible}` the access filter (viewer `?4`), see `search_sql`. The inner query
-/// ranks rowids only; the text (for the snippet) is read for the page of hits.
+/// ranks rowids only, reading the access columns from an index (the rows keep them
+/// after the text, migrations/sqlite/0006); the text, for the snippet, is read for
+/// the page of hits only.
 const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
     FROM (SELECT {fts}.rowid AS seq, bm25({fts}, {weights}) AS rank
-          FROM {fts} JOIN documents d ON d.seq = {fts}.rowid
+          FROM {fts} JOIN documents AS d INDEXED BY documents_access ON d.seq = {fts}.rowid
           WHERE {fts} MATCH ?1 AND d.deleted_at IS NULL AND {visible}
             AND {fts}.rowid >= (
                 SELECT coalesce(min(rowid), 0) FROM (
