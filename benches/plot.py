@@ -50,7 +50,7 @@ def budget():
     ax.set_xticks(list(x), names, rotation=20)
     ax.set_yscale("log")
     ax.set_ylabel("latency, ms (log scale)")
-    ax.set_title("Page budget: latency per route, signed in, 4 clients")
+    ax.set_title("Page budget: latency per route, signed in, closed-loop clients")
     ax.legend()
     save(fig, "budget.png")
 
