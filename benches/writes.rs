@@ -89,7 +89,11 @@ async fn lifecycles(
                 .insert(id.clone(), (1, body.clone(), false));
         }
         for version in 1..=UPDATES as i64 {
-            let body = format!("{}\n\nEdit {version} by client {client}.\n", &body[..1500]);
+            let cut = (0..=1500.min(body.len()))
+                .rev()
+                .find(|&i| body.is_char_boundary(i))
+                .unwrap_or(0);
+            let body = format!("{}\n\nEdit {version} by client {client}.\n", &body[..cut]);
             let v = version.to_string();
             let started = Instant::now();
             let path = format!("/d/{id}");
@@ -201,7 +205,7 @@ fn main() {
                 csrf: &p.csrf,
             };
             let stats = run(&t, clients, count, None).await;
-            let name = format!("quire, durability {durability}");
+            let name = format!("quire durability {durability}");
             let rss = Some(p.peak_rss_mib());
             let rate = row(&mut csv, &name, &stats, (clients, count), rss);
             rates.insert(durability, rate);
@@ -221,7 +225,7 @@ fn main() {
                 csrf: "",
             };
             let stats = run(&t, clients, count, None).await;
-            let name = format!("files, temp+rename{}", if fsync { "+fsync" } else { "" });
+            let name = format!("files temp+rename{}", if fsync { "+fsync" } else { "" });
             let rate = row(&mut csv, &name, &stats, (clients, count), None);
             rates.insert(if fsync { "files+fsync" } else { "files" }, rate);
         }
