@@ -262,39 +262,35 @@ impl Outcome {
 }
 
 impl Outcome {
+    /// requests, req/s, p50, p90, p99, max (ms): the numbers of a table row.
+    fn numbers(&self) -> (u64, f64, [f64; 4]) {
+        let rate = self.hist.len() as f64 / self.wall.as_secs_f64();
+        let max = self.hist.max() as f64 / 1000.0;
+        let q = [self.ms(0.50), self.ms(0.90), self.ms(0.99), max];
+        (self.hist.len(), rate, q)
+    }
+
     pub fn csv(&self) -> String {
+        let (n, rate, [p50, p90, p99, max]) = self.numbers();
         format!(
-            "{},{},{},{:.0},{:.3},{:.3},{:.3},{:.3}\n",
-            self.name,
-            self.clients,
-            self.hist.len(),
-            self.hist.len() as f64 / self.wall.as_secs_f64(),
-            self.ms(0.50),
-            self.ms(0.90),
-            self.ms(0.99),
-            self.hist.max() as f64 / 1000.0,
+            "{},{},{n},{rate:.0},{p50:.3},{p90:.3},{p99:.3},{max:.3}\n",
+            self.name, self.clients
         )
     }
 }
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (n, rate, [p50, p90, p99, max]) = self.numbers();
+        let note = if self.budgeted {
+            ""
+        } else {
+            "  (reported, not budgeted)"
+        };
         write!(
             f,
-            "{:<16} {:>7} {:>8} {:>9.0} {:>9.2} {:>9.2} {:>9.2} {:>9.2}{}",
-            self.name,
-            self.clients,
-            self.hist.len(),
-            self.hist.len() as f64 / self.wall.as_secs_f64(),
-            self.ms(0.50),
-            self.ms(0.90),
-            self.ms(0.99),
-            self.hist.max() as f64 / 1000.0,
-            if self.budgeted {
-                ""
-            } else {
-                "  (reported, not budgeted)"
-            },
+            "{:<16} {:>7} {n:>8} {rate:>9.0} {p50:>9.2} {p90:>9.2} {p99:>9.2} {max:>9.2}{note}",
+            self.name, self.clients
         )
     }
 }

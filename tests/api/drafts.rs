@@ -5,7 +5,7 @@ use reqwest::StatusCode;
 
 use crate::helpers::{PASSWORD, TestApp, location, sign_in, spawn_app, textareas};
 
-async fn autosave(
+pub async fn autosave(
     app: &TestApp,
     id: &str,
     title: &str,
@@ -25,7 +25,7 @@ async fn autosave(
     (res.status(), res.text().await.unwrap())
 }
 
-async fn drafts_in_db(app: &TestApp) -> i64 {
+pub async fn drafts_in_db(app: &TestApp) -> i64 {
     sqlx::query_scalar("SELECT count(*) FROM drafts")
         .fetch_one(&app.db.read)
         .await
@@ -240,100 +240,6 @@ async fn an_oversized_autosave_is_refused_in_the_status_line_and_keeps_the_last_
 }
 
 #[tokio::test]
-async fn other_users_neither_see_nor_touch_your_draft() {
-    let app = spawn_app().await;
-    let id = app.create_document("Shared", "saved").await;
-    let private = app.create_document("Private", "mine").await;
-    quire::accounts::create_user(&app.db, "bob", PASSWORD, false)
-        .await
-        .unwrap();
-    app.post_form(
-        &format!("/d/{id}/share"),
-        &[("action", "share"), ("username", "bob"), ("role", "edit")],
-    )
-    .await;
-    autosave(&app, &id, "Shared", "alice's secret draft", "1").await;
-    let (bob, csrf) = sign_in(&app.address, "bob", PASSWORD).await;
-    let get = |path: String| {
-        let bob = bob.clone();
-        async move { bob.get(path).send().await.unwrap().text().await.unwrap() }
-    };
-
-    let page = get(format!("{}/d/{id}/edit", app.address)).await;
-    assert!(!page.contains("draft-offer") && !page.contains("secret"));
-    let page = get(format!("{}/d/{id}/edit?draft=restore", app.address)).await;
-    assert!(!page.contains("secret"));
-    let note = get(format!("{}/d/{id}/draft", app.address)).await;
-    assert!(!note.contains("unsaved"));
-
-    let post = |path: String, body: &'static str| {
-        let bob = bob.clone();
-        let csrf = csrf.clone();
-        async move {
-            bob.post(path)
-                .form(&[
-                    ("title", "x"),
-                    ("body", body),
-                    ("version", "1"),
-                    ("csrf", &csrf),
-                ])
-                .send()
-                .await
-                .unwrap()
-                .status()
-        }
-    };
-    // His own draft of the shared document is his; hers stays as it was.
-    assert_eq!(
-        post(format!("{}/d/{id}/draft", app.address), "bob's").await,
-        StatusCode::OK
-    );
-    assert_eq!(
-        post(format!("{}/d/{private}/draft", app.address), "intruder").await,
-        StatusCode::NOT_FOUND
-    );
-    let (_, page) = app.get_text(&format!("/d/{id}/edit?draft=restore")).await;
-    assert_eq!(textareas(&page), vec!["alice's secret draft".to_string()]);
-    assert_eq!(drafts_in_db(&app).await, 2);
-}
-
-#[tokio::test]
-async fn a_reader_cannot_keep_a_draft() {
-    let app = spawn_app().await;
-    let id = app.create_document("Read only", "saved").await;
-    quire::accounts::create_user(&app.db, "bob", PASSWORD, false)
-        .await
-        .unwrap();
-    app.post_form(
-        &format!("/d/{id}/share"),
-        &[("action", "share"), ("username", "bob"), ("role", "read")],
-    )
-    .await;
-    let (bob, csrf) = sign_in(&app.address, "bob", PASSWORD).await;
-
-    let res = bob
-        .post(format!("{}/d/{id}/draft", app.address))
-        .form(&[
-            ("title", "x"),
-            ("body", "y"),
-            ("version", "1"),
-            ("csrf", &csrf),
-        ])
-        .send()
-        .await
-        .unwrap();
-
-    assert_eq!(res.status(), StatusCode::FORBIDDEN);
-    assert!(
-        res.text()
-            .await
-            .unwrap()
-            .contains("may read this document but not change it")
-    );
-    assert_eq!(drafts_in_db(&app).await, 0);
-}
-
-#[tokio::test]
 async fn after_the_session_expires_the_last_draft_waits_for_the_next_sign_in() {
     let app = spawn_app().await;
     let id = app.create_document("Notes", "saved").await;
@@ -374,31 +280,4 @@ async fn after_the_session_expires_the_last_draft_waits_for_the_next_sign_in() {
         textareas(&page),
         vec!["typed before the session ended".to_string()]
     );
-}
-
-#[tokio::test]
-async fn an_anonymous_request_cannot_read_or_write_drafts() {
-    let app = spawn_app().await;
-    let id = app.create_document("Notes", "saved").await;
-    let (anon, csrf) = crate::helpers::anonymous(&app.address).await;
-
-    let res = anon
-        .post(format!("{}/d/{id}/draft", app.address))
-        .form(&[
-            ("title", "x"),
-            ("body", "y"),
-            ("version", "1"),
-            ("csrf", &csrf),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::SEE_OTHER);
-    let res = anon
-        .get(format!("{}/d/{id}/draft", app.address))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::SEE_OTHER);
-    assert_eq!(drafts_in_db(&app).await, 0);
 }

@@ -4,6 +4,7 @@ mod backup;
 mod concurrency;
 mod documents;
 mod drafts;
+mod drafts_access;
 mod helpers;
 mod history;
 mod htmx;
