@@ -26,7 +26,8 @@ pub struct Config {
     )]
     pub bind: String,
 
-    /// Where the documents live: `sqlite://PATH` (the folder is created if missing).
+    /// Where the documents live: `sqlite://PATH` (the folder is created if missing) or
+    /// `postgres://USER:PASSWORD@HOST/DB` (an existing, empty or quire-made database).
     #[arg(
         long,
         global = true,
@@ -34,6 +35,15 @@ pub struct Config {
         default_value = "sqlite://./data/quire.db"
     )]
     pub database_url: String,
+
+    /// PostgreSQL only: connections each quire instance keeps open.
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_DB_CONNECTIONS",
+        default_value_t = 10
+    )]
+    pub db_connections: u32,
 
     /// Largest document body accepted, in bytes of UTF-8.
     #[arg(
@@ -114,8 +124,8 @@ impl Config {
             .or_else(|| url.strip_prefix("sqlite:"))
             .ok_or_else(|| {
                 format!(
-                    "QUIRE_DATABASE_URL must start with sqlite:// (got {url:?}); \
-                     this build of quire stores documents in SQLite"
+                    "this needs a SQLite database, and QUIRE_DATABASE_URL is {:?}",
+                    crate::db::redact(url)
                 )
             })?;
         let path = rest.split('?').next().unwrap_or_default();
@@ -147,7 +157,8 @@ impl Config {
     fn value_of(&self, id: &str) -> String {
         match id {
             "bind" => self.bind.clone(),
-            "database_url" => self.database_url.clone(),
+            "database_url" => crate::db::redact(&self.database_url),
+            "db_connections" => self.db_connections.to_string(),
             "max_doc_bytes" => self.max_doc_bytes.to_string(),
             "max_import_bytes" => self.max_import_bytes.to_string(),
             "durability" => format!("{:?}", self.durability).to_lowercase(),

@@ -9,6 +9,7 @@ use crate::documents::now_ms;
 pub struct UserRow {
     pub id: i64,
     pub username: String,
+    #[sqlx(try_from = "crate::db::Flag")]
     pub is_admin: bool,
     pub disabled_at: Option<i64>,
     pub created_at: i64,
@@ -43,12 +44,12 @@ async fn set_password(
 ) -> Result<(), AccountError> {
     let hash = hash(new).await?;
     let mut tx = db.begin_write().await?;
-    sqlx::query("UPDATE users SET password_hash = ?1 WHERE id = ?2")
+    sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
         .bind(hash)
         .bind(user_id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("DELETE FROM sessions WHERE user_id = ?1 AND token_hash IS NOT ?2")
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2")
         .bind(user_id)
         .bind(keep)
         .execute(&mut *tx)
@@ -66,7 +67,7 @@ pub async fn change_password(
     new: &str,
     session_token: &str,
 ) -> Result<(), AccountError> {
-    let stored: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = ?1")
+    let stored: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
         .bind(user.id)
         .fetch_one(&db.read)
         .await?;
@@ -106,13 +107,13 @@ pub async fn set_disabled(
         ));
     }
     let mut tx = db.begin_write().await?;
-    sqlx::query("UPDATE users SET disabled_at = ?1 WHERE id = ?2")
+    sqlx::query("UPDATE users SET disabled_at = $1 WHERE id = $2")
         .bind(disabled.then(now_ms))
         .bind(user_id)
         .execute(&mut *tx)
         .await?;
     if disabled {
-        sqlx::query("DELETE FROM sessions WHERE user_id = ?1")
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
@@ -138,7 +139,7 @@ pub struct AuditRow {
 pub async fn audit_log(db: &Db, limit: i64) -> Result<Vec<AuditRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT a.at, u.username, a.event, a.detail FROM audit_log a
-         LEFT JOIN users u ON u.id = a.user_id ORDER BY a.id DESC LIMIT ?1",
+         LEFT JOIN users u ON u.id = a.user_id ORDER BY a.id DESC LIMIT $1",
     )
     .bind(limit)
     .fetch_all(&db.read)

@@ -18,6 +18,7 @@ use crate::documents::now_ms;
 pub struct User {
     pub id: i64,
     pub username: String,
+    #[sqlx(try_from = "crate::db::Flag")]
     pub is_admin: bool,
 }
 
@@ -70,11 +71,11 @@ pub async fn create_user(
     let mut tx = db.begin_write().await?;
     let created = sqlx::query_as(
         "INSERT INTO users (username, password_hash, is_admin, created_at)
-         VALUES (?1, ?2, ?3, ?4) RETURNING id, username, is_admin",
+         VALUES ($1, $2, $3, $4) RETURNING id, username, is_admin",
     )
     .bind(&username)
     .bind(hash)
-    .bind(is_admin)
+    .bind(crate::db::Flag(is_admin))
     .bind(now_ms())
     .fetch_one(&mut *tx)
     .await
@@ -109,8 +110,9 @@ pub async fn authenticate(
     let account_key = format!("user:{}", username.trim().to_lowercase());
     let address_key = format!("addr:{address}");
     let (by_account, by_address): (i64, i64) = sqlx::query_as(
-        "SELECT coalesce(sum(key = ?1), 0), coalesce(sum(key = ?2), 0)
-         FROM login_failures WHERE key IN (?1, ?2) AND at > ?3",
+        "SELECT coalesce(sum(CASE WHEN key = $1 THEN 1 ELSE 0 END), 0),
+                coalesce(sum(CASE WHEN key = $2 THEN 1 ELSE 0 END), 0)
+         FROM login_failures WHERE key IN ($1, $2) AND at > $3",
     )
     .bind(&account_key)
     .bind(&address_key)
@@ -120,8 +122,8 @@ pub async fn authenticate(
     if by_account >= MAX_PER_ACCOUNT || by_address >= MAX_PER_ADDRESS {
         return Err(AccountError::RateLimited { minutes: 15 });
     }
-    let row: Option<(i64, String, bool, String, Option<i64>)> = sqlx::query_as(
-        "SELECT id, username, is_admin, password_hash, disabled_at FROM users WHERE username = ?1",
+    let row: Option<(i64, String, crate::db::Flag, String, Option<i64>)> = sqlx::query_as(
+        "SELECT id, username, is_admin, password_hash, disabled_at FROM users WHERE lower(username) = lower($1)",
     )
     .bind(username.trim())
     .fetch_optional(&db.read)
@@ -141,18 +143,18 @@ pub async fn authenticate(
             Ok(User {
                 id,
                 username,
-                is_admin,
+                is_admin: is_admin.0,
             })
         }
         other => {
             for key in [&account_key, &address_key] {
-                sqlx::query("INSERT INTO login_failures (key, at) VALUES (?1, ?2)")
+                sqlx::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
                     .bind(key)
                     .bind(now)
                     .execute(&mut *tx)
                     .await?;
             }
-            sqlx::query("DELETE FROM login_failures WHERE at < ?1")
+            sqlx::query("DELETE FROM login_failures WHERE at < $1")
                 .bind(now - WINDOW_MS)
                 .execute(&mut *tx)
                 .await?;
@@ -166,12 +168,12 @@ pub async fn authenticate(
 }
 
 pub async fn audit(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut sqlx::AnyConnection,
     user_id: Option<i64>,
     event: &str,
     detail: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO audit_log (at, user_id, event, detail) VALUES (?1, ?2, ?3, ?4)")
+    sqlx::query("INSERT INTO audit_log (at, user_id, event, detail) VALUES ($1, $2, $3, $4)")
         .bind(now_ms())
         .bind(user_id)
         .bind(event)

@@ -29,7 +29,7 @@ pub async fn start_session(db: &Db, user: &User) -> Result<String, sqlx::Error> 
     let now = now_ms();
     let mut tx = db.begin_write().await?;
     sqlx::query(
-        "INSERT INTO sessions (token_hash, user_id, created_at, last_seen) VALUES (?1, ?2, ?3, ?3)",
+        "INSERT INTO sessions (token_hash, user_id, created_at, last_seen) VALUES ($1, $2, $3, $3)",
     )
     .bind(token_hash(&token))
     .bind(user.id)
@@ -40,12 +40,12 @@ pub async fn start_session(db: &Db, user: &User) -> Result<String, sqlx::Error> 
     Ok(token)
 }
 
-/// Live sessions: the token's hash is `?1`, the idle and absolute limits `?2`, `?3`.
+/// Live sessions: the token's hash is `$1`, the idle and absolute limits `$2`, `$3`.
 const LIVE_SESSION: &str = "SELECT u.id AS viewer_id, u.username AS viewer_name,
         u.is_admin AS viewer_admin, s.last_seen AS viewer_seen
     FROM sessions s JOIN users u ON u.id = s.user_id
-    WHERE s.token_hash = ?1 AND u.disabled_at IS NULL
-      AND s.last_seen > ?2 AND s.created_at > ?3";
+    WHERE s.token_hash = $1 AND u.disabled_at IS NULL
+      AND s.last_seen > $2 AND s.created_at > $3";
 
 /// The signed-in user for a cookie token, if the session is live and the account
 /// enabled. One read; a write only when `last_seen` is several minutes old.
@@ -55,7 +55,7 @@ pub async fn session_user(db: &Db, token: &str) -> Result<Option<User>, sqlx::Er
     }
     let now = now_ms();
     let hash = token_hash(token);
-    let row: Option<(i64, String, bool, i64)> = sqlx::query_as(LIVE_SESSION)
+    let row: Option<(i64, String, crate::db::Flag, i64)> = sqlx::query_as(LIVE_SESSION)
         .bind(&hash)
         .bind(now - SESSION_IDLE_MS)
         .bind(now - SESSION_ABSOLUTE_MS)
@@ -68,7 +68,7 @@ pub async fn session_user(db: &Db, token: &str) -> Result<Option<User>, sqlx::Er
     Ok(Some(User {
         id,
         username,
-        is_admin,
+        is_admin: is_admin.0,
     }))
 }
 
@@ -86,7 +86,7 @@ pub async fn session_user_with_document(
     let now = now_ms();
     let hash = token_hash(token);
     let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT v.*, {} FROM ({LIVE_SESSION}) AS v LEFT JOIN documents ON documents.id = ?4",
+        "SELECT v.*, {} FROM ({LIVE_SESSION}) AS v LEFT JOIN documents ON documents.id = $4",
         access::document_with_access("v.viewer_id")
     )))
     .bind(&hash)
@@ -101,7 +101,7 @@ pub async fn session_user_with_document(
     let user = User {
         id: row.try_get("viewer_id")?,
         username: row.try_get("viewer_name")?,
-        is_admin: row.try_get("viewer_admin")?,
+        is_admin: row.try_get::<crate::db::Flag, _>("viewer_admin")?.0,
     };
     let doc = match row.try_get::<Option<i64>, _>("seq")? {
         Some(_) => Some(Document::from_row(&row)?),
@@ -114,7 +114,7 @@ pub async fn session_user_with_document(
 /// Writes `last_seen` when it is several minutes old, so page views stay reads.
 async fn touch(db: &Db, hash: &[u8], last_seen: i64, now: i64) -> Result<(), sqlx::Error> {
     if now - last_seen > TOUCH_EVERY_MS {
-        sqlx::query("UPDATE sessions SET last_seen = ?1 WHERE token_hash = ?2")
+        sqlx::query("UPDATE sessions SET last_seen = $1 WHERE token_hash = $2")
             .bind(now)
             .bind(hash)
             .execute(&db.write)
@@ -125,7 +125,7 @@ async fn touch(db: &Db, hash: &[u8], last_seen: i64, now: i64) -> Result<(), sql
 
 pub async fn end_session(db: &Db, token: &str, user: Option<&User>) -> Result<(), sqlx::Error> {
     let mut tx = db.begin_write().await?;
-    sqlx::query("DELETE FROM sessions WHERE token_hash = ?1")
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
         .bind(token_hash(token))
         .execute(&mut *tx)
         .await?;

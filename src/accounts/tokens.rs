@@ -30,7 +30,7 @@ pub async fn create(db: &Db, user: &User, name: &str) -> Result<String, AccountE
     let token = format!("qt_{}", random_token());
     let mut tx = db.begin_write().await?;
     sqlx::query(
-        "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
     )
     .bind(user.id)
     .bind(name)
@@ -46,7 +46,7 @@ pub async fn create(db: &Db, user: &User, name: &str) -> Result<String, AccountE
 pub async fn list(db: &Db, user: &User) -> Result<Vec<TokenRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, name, created_at, last_used_at FROM api_tokens
-         WHERE user_id = ?1 AND revoked_at IS NULL ORDER BY id DESC",
+         WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id DESC",
     )
     .bind(user.id)
     .fetch_all(&db.read)
@@ -56,7 +56,7 @@ pub async fn list(db: &Db, user: &User) -> Result<Vec<TokenRow>, sqlx::Error> {
 pub async fn revoke(db: &Db, user: &User, id: i64) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin_write().await?;
     let done = sqlx::query(
-        "UPDATE api_tokens SET revoked_at = ?1 WHERE id = ?2 AND user_id = ?3 AND revoked_at IS NULL",
+        "UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL",
     )
     .bind(now_ms())
     .bind(id)
@@ -74,10 +74,10 @@ pub async fn user_for(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error>
         return Ok(None);
     }
     let h = hash(token);
-    let row: Option<(i64, String, bool, i64, Option<i64>)> = sqlx::query_as(
+    let row: Option<(i64, String, crate::db::Flag, i64, Option<i64>)> = sqlx::query_as(
         "SELECT u.id, u.username, u.is_admin, t.id, t.last_used_at FROM api_tokens t
          JOIN users u ON u.id = t.user_id
-         WHERE t.token_hash = ?1 AND t.revoked_at IS NULL AND u.disabled_at IS NULL",
+         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.disabled_at IS NULL",
     )
     .bind(&h)
     .fetch_optional(&db.read)
@@ -88,7 +88,7 @@ pub async fn user_for(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error>
     let now = now_ms();
     if last_used.is_none_or(|t| now - t > 3_600_000) {
         let mut tx = db.begin_write().await?;
-        sqlx::query("UPDATE api_tokens SET last_used_at = ?1 WHERE id = ?2")
+        sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2")
             .bind(now)
             .bind(token_id)
             .execute(&mut *tx)
@@ -99,6 +99,6 @@ pub async fn user_for(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error>
     Ok(Some(User {
         id,
         username,
-        is_admin,
+        is_admin: is_admin.0,
     }))
 }

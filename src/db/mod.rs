@@ -1,34 +1,79 @@
-//! The database handle: one writer connection and a read pool over the same SQLite
-//! file, with quire's PRAGMAs set on every connection, and migrations.
+//! The database handle. SQLite (the default): one writer connection and a read pool
+//! over the same file, with quire's PRAGMAs set on every connection. PostgreSQL: one
+//! pool for both, writes serialised across every instance by an advisory lock.
+//! Both go through sqlx's `Any` driver, so the SQL that both dialects share is
+//! written once; `Backend` picks the few statements that differ.
 
 use std::path::Path;
-use std::str::FromStr;
 use std::time::Duration;
 
 use anyhow::Context;
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
-};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
 
 use crate::config::{Config, Durability};
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+mod flag;
+pub use flag::Flag;
+
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// Which engine holds the data; chosen by the scheme of `QUIRE_DATABASE_URL`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Option<Self> {
+        let url = url.trim();
+        if url.starts_with("sqlite:") {
+            Some(Self::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Self::Postgres)
+        } else {
+            None
+        }
+    }
+
+    fn migrator(self) -> &'static sqlx::migrate::Migrator {
+        match self {
+            Self::Sqlite => &SQLITE_MIGRATOR,
+            Self::Postgres => &POSTGRES_MIGRATOR,
+        }
+    }
+}
 
 /// Shared by every request; cloning is cheap (two pool handles).
 #[derive(Clone, Debug)]
 pub struct Db {
     /// Readers never take a write lock, so any number may run beside the writer.
-    pub read: SqlitePool,
-    /// Exactly one connection: writes queue here instead of fighting over the lock.
-    pub write: SqlitePool,
+    pub read: AnyPool,
+    /// SQLite: exactly one connection, so writes queue here instead of fighting
+    /// over the lock. PostgreSQL: the same pool as `read`.
+    pub write: AnyPool,
+    pub backend: Backend,
 }
 
-/// A write transaction started with `BEGIN IMMEDIATE`, so it holds the write lock
-/// from its first statement and can never fail half-way on a lock upgrade.
-pub type WriteTx = sqlx::Transaction<'static, sqlx::Sqlite>;
+/// A write transaction: `BEGIN IMMEDIATE` on SQLite, so it holds the write lock
+/// from its first statement; on PostgreSQL it holds quire's advisory lock, so
+/// writes from every instance run one at a time, as they do on SQLite.
+pub type WriteTx = sqlx::Transaction<'static, sqlx::Any>;
 
-/// True when an existing database lacks migrations this build knows.
+/// The advisory lock every PostgreSQL write transaction takes (any constant
+/// unique to quire; "quire" in ASCII).
+const WRITE_LOCK: i64 = 0x71_75_69_72_65;
+
+/// Registers the SQLite and PostgreSQL drivers with `Any` (idempotent).
+pub fn install_drivers() {
+    sqlx::any::install_default_drivers();
+}
+
+/// True when an existing SQLite database lacks migrations this build knows.
 async fn pending_migrations(path: &Path) -> anyhow::Result<bool> {
+    use sqlx::sqlite::SqliteConnectOptions;
     use sqlx::{ConnectOptions, Connection};
     let mut conn = SqliteConnectOptions::new()
         .filename(path)
@@ -49,75 +94,131 @@ async fn pending_migrations(path: &Path) -> anyhow::Result<bool> {
         0
     };
     conn.close().await.ok();
-    Ok(has_table && (applied as usize) < MIGRATOR.iter().count())
+    Ok(has_table && (applied as usize) < SQLITE_MIGRATOR.iter().count())
+}
+
+/// The PRAGMAs every SQLite connection runs first.
+fn sqlite_pragmas(durability: Durability, read_only: bool) -> String {
+    let sync = match durability {
+        Durability::Normal => "NORMAL",
+        Durability::Full => "FULL",
+    };
+    // cache_size negative = KiB. 8 MiB of page cache per connection: the operating
+    // system caches the file too, and with 32 MiB per connection the server's peak
+    // RSS reached 100 MiB under random reads (benches/http.sh).
+    let mut sql = format!(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA busy_timeout = 5000;
+         PRAGMA foreign_keys = ON; PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY;"
+    );
+    if read_only {
+        sql.push_str(" PRAGMA query_only = ON;");
+    }
+    sql
 }
 
 impl Db {
     /// Opens (creating if missing) the database named by the config, applies pending
     /// migrations and records the configured size cap for the schema's trigger.
     pub async fn open(config: &Config) -> anyhow::Result<Self> {
-        let path = config.sqlite_path().map_err(anyhow::Error::msg)?;
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("creating the data folder {}", dir.display()))?;
-        }
-        if path.exists() && pending_migrations(&path).await? {
-            let snapshot = crate::ops::backup::before_migrations(&path, 5)
-                .await
-                .context("taking a snapshot before migrating")?;
-            tracing::info!(
-                snapshot = %snapshot.display(),
-                "new migrations: took a snapshot first; to roll back, stop quire and run \
-                 `quire restore <snapshot> --force` with the previous version"
-            );
-        }
-        let db = Self::connect(&path, config.durability).await?;
+        let db = match Backend::of_url(&config.database_url) {
+            Some(Backend::Postgres) => {
+                Self::connect_postgres(&config.database_url, config.db_connections).await?
+            }
+            _ => {
+                let path = config.sqlite_path().map_err(anyhow::Error::msg)?;
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("creating the data folder {}", dir.display()))?;
+                }
+                if path.exists() && pending_migrations(&path).await? {
+                    let snapshot = crate::ops::backup::before_migrations(&path, 5)
+                        .await
+                        .context("taking a snapshot before migrating")?;
+                    tracing::info!(
+                        snapshot = %snapshot.display(),
+                        "new migrations: took a snapshot first; to roll back, stop quire and \
+                         run `quire restore <snapshot> --force` with the previous version"
+                    );
+                }
+                Self::connect_sqlite(&path, config.durability).await?
+            }
+        };
         db.migrate().await?;
         db.set_max_doc_bytes(config.max_doc_bytes).await?;
         Ok(db)
     }
 
-    async fn connect(path: &Path, durability: Durability) -> anyhow::Result<Self> {
-        let base = SqliteConnectOptions::from_str("sqlite://")
-            .context("building SQLite options")?
-            .filename(path)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(match durability {
-                Durability::Normal => SqliteSynchronous::Normal,
-                Durability::Full => SqliteSynchronous::Full,
-            })
-            .busy_timeout(Duration::from_millis(5000))
-            .foreign_keys(true)
-            // Negative: KiB. 8 MiB of page cache per connection: the operating
-            // system caches the file too, and with 32 MiB per connection the
-            // server's peak RSS reached 100 MiB under random reads (benches/http.sh).
-            .pragma("cache_size", "-8192")
-            .pragma("temp_store", "MEMORY")
-            .statement_cache_capacity(128);
-
-        let write = SqlitePoolOptions::new()
+    async fn connect_sqlite(path: &Path, durability: Durability) -> anyhow::Result<Self> {
+        install_drivers();
+        let url = |mode: &str| -> anyhow::Result<AnyConnectOptions> {
+            let absolute = std::path::absolute(path)
+                .with_context(|| format!("resolving {}", path.display()))?;
+            let file = absolute
+                .to_str()
+                .context("the database path is not UTF-8")?;
+            let encoded: String =
+                percent_encoding::utf8_percent_encode(file, percent_encoding::NON_ALPHANUMERIC)
+                    .to_string()
+                    .replace("%2F", "/")
+                    .replace("%2E", ".")
+                    .replace("%2D", "-")
+                    .replace("%5F", "_");
+            format!("sqlite://{encoded}?mode={mode}")
+                .parse()
+                .context("building SQLite options")
+        };
+        let pool = |read_only: bool| {
+            let pragmas = sqlite_pragmas(durability, read_only);
+            AnyPoolOptions::new()
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .after_connect(move |conn, _| {
+                    let pragmas = pragmas.clone();
+                    Box::pin(async move {
+                        conn.execute(sqlx::AssertSqlSafe(pragmas)).await?;
+                        Ok(())
+                    })
+                })
+        };
+        let write = pool(false)
             .max_connections(1)
-            .min_connections(1)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .connect_with(base.clone().create_if_missing(true))
+            .connect_with(url("rwc")?)
             .await
             .with_context(|| format!("opening the database {}", path.display()))?;
-
         let readers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
-        let read = SqlitePoolOptions::new()
+        let read = pool(true)
             .max_connections(readers as u32)
-            .min_connections(1)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .connect_with(base.pragma("query_only", "ON"))
+            .connect_with(url("rw")?)
             .await
             .with_context(|| format!("opening read connections to {}", path.display()))?;
-        Ok(Self { read, write })
+        Ok(Self {
+            read,
+            write,
+            backend: Backend::Sqlite,
+        })
+    }
+
+    async fn connect_postgres(url: &str, connections: u32) -> anyhow::Result<Self> {
+        install_drivers();
+        let options: AnyConnectOptions = url.parse().context("reading the PostgreSQL URL")?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(connections.max(2))
+            .min_connections(1)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .with_context(|| format!("connecting to PostgreSQL at {}", redact(url)))?;
+        Ok(Self {
+            read: pool.clone(),
+            write: pool,
+            backend: Backend::Postgres,
+        })
     }
 
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        MIGRATOR
+        self.backend
+            .migrator()
             .run(&self.write)
             .await
             .context("applying database migrations")
@@ -125,7 +226,7 @@ impl Db {
 
     async fn set_max_doc_bytes(&self, cap: usize) -> anyhow::Result<()> {
         sqlx::query(
-            "INSERT INTO quire_settings (key, value) VALUES ('max_doc_bytes', ?1)
+            "INSERT INTO quire_settings (key, value) VALUES ('max_doc_bytes', $1)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         )
         .bind(cap as i64)
@@ -137,7 +238,17 @@ impl Db {
 
     /// Starts the one write transaction that may run at a time.
     pub async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
-        self.write.begin_with("BEGIN IMMEDIATE").await
+        match self.backend {
+            Backend::Sqlite => self.write.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => {
+                let mut tx = self.write.begin().await?;
+                sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
+                    .bind(WRITE_LOCK)
+                    .execute(&mut *tx)
+                    .await?;
+                Ok(tx)
+            }
+        }
     }
 
     /// True when the database answers and every migration quire knows is applied.
@@ -146,12 +257,90 @@ impl Db {
             sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success = 1")
                 .fetch_one(&self.read)
                 .await;
-        matches!(applied, Ok(n) if n as usize >= MIGRATOR.iter().count())
+        matches!(applied, Ok(n) if n as usize >= self.backend.migrator().iter().count())
     }
 
     /// Closes both pools; the writer last, so the WAL is left in a clean state.
     pub async fn close(&self) {
         self.read.close().await;
         self.write.close().await;
+    }
+}
+
+pub fn is_postgres(conn: &sqlx::AnyConnection) -> bool {
+    conn.backend_name() == "PostgreSQL"
+}
+
+/// After rows were written with explicit keys, moves PostgreSQL's identity
+/// sequence past them (SQLite picks max + 1 by itself).
+pub async fn sync_identity(
+    conn: &mut sqlx::AnyConnection,
+    table: &'static str,
+    column: &'static str,
+) -> Result<(), sqlx::Error> {
+    if is_postgres(conn) {
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT setval(pg_get_serial_sequence('{table}', '{column}'),
+                           (SELECT coalesce(max({column}), 0) + 1 FROM {table}), false)"
+        )))
+        .execute(conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// The URL without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or_default();
+            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(
+            redact("postgres://quire:s3cret@db:5432/quire"),
+            "postgres://quire:***@db:5432/quire"
+        );
+        assert_eq!(redact("sqlite://./data/q.db"), "sqlite://./data/q.db");
+    }
+
+    #[test]
+    fn the_url_scheme_picks_the_backend() {
+        assert_eq!(Backend::of_url("sqlite://x.db"), Some(Backend::Sqlite));
+        assert_eq!(Backend::of_url("postgres://h/d"), Some(Backend::Postgres));
+        assert_eq!(Backend::of_url("postgresql://h/d"), Some(Backend::Postgres));
+        assert_eq!(Backend::of_url("mysql://h/d"), None);
+    }
+
+    /// Every schema change exists for both engines, under the same name.
+    #[test]
+    fn migrations_are_kept_in_step() {
+        let names = |dir: &str| -> Vec<String> {
+            let mut v: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        let sqlite = names(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"));
+        let postgres = names(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres"));
+        assert_eq!(
+            sqlite, postgres,
+            "migrations/sqlite and migrations/postgres differ"
+        );
+        let versions =
+            |m: &sqlx::migrate::Migrator| -> Vec<i64> { m.iter().map(|x| x.version).collect() };
+        assert_eq!(versions(&SQLITE_MIGRATOR), versions(&POSTGRES_MIGRATOR));
     }
 }

@@ -2,7 +2,7 @@
 //! asks `authorize` (or filters lists with `VISIBLE`) before it touches a row.
 //! `actor = None` is quire itself (command-line tools): full access.
 
-use sqlx::SqliteExecutor;
+use sqlx::any::AnyExecutor;
 
 use super::{DocError, DocId, Document};
 use crate::db::Db;
@@ -34,13 +34,13 @@ impl Access {
     }
 }
 
-/// The viewer's access to `documents` rows, with the viewer's id as `?2`.
+/// The viewer's access to `documents` rows, with the viewer's id as `$2`.
 const ACCESS_SQL: &str = "CASE
-    WHEN ?2 IS NULL OR owner_id IS NULL OR owner_id = ?2 THEN 3
+    WHEN $2 IS NULL OR owner_id IS NULL OR owner_id = $2 THEN 3
     WHEN visibility = 'edit' OR EXISTS (SELECT 1 FROM document_shares s
-        WHERE s.doc_seq = documents.seq AND s.user_id = ?2 AND s.can_edit = 1) THEN 2
+        WHERE s.doc_seq = documents.seq AND s.user_id = $2 AND s.can_edit = 1) THEN 2
     WHEN visibility = 'read' OR EXISTS (SELECT 1 FROM document_shares s
-        WHERE s.doc_seq = documents.seq AND s.user_id = ?2) THEN 1
+        WHERE s.doc_seq = documents.seq AND s.user_id = $2) THEN 1
     ELSE 0 END";
 
 /// A `WHERE` condition for listings and search: rows the viewer (`?V`, replaced by
@@ -68,13 +68,13 @@ pub fn viewer(actor: Option<Actor<'_>>) -> Option<i64> {
 /// The document if `actor` has at least `need` on it. A document the actor may
 /// not even read is reported as missing, so ids reveal nothing.
 pub async fn authorize<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: &DocId,
     actor: Option<Actor<'_>>,
     need: Access,
 ) -> Result<Document, DocError> {
     let found: Option<Document> = sqlx::query_as::<_, Document>(sqlx::AssertSqlSafe(format!(
-        "SELECT {}, {ACCESS_SQL} AS access FROM documents WHERE id = ?1",
+        "SELECT {}, {ACCESS_SQL} AS access FROM documents WHERE id = $1",
         super::store::COLUMNS
     )))
     .bind(id.as_str())
@@ -105,7 +105,7 @@ pub fn document_with_access(viewer_expr: &str) -> String {
             .map(|c| format!("documents.{c}"))
             .collect::<Vec<_>>()
             .join(", "),
-        ACCESS_SQL.replace("?2", viewer_expr)
+        ACCESS_SQL.replace("$2", viewer_expr)
     )
 }
 
@@ -113,13 +113,14 @@ pub fn document_with_access(viewer_expr: &str) -> String {
 pub struct Share {
     pub user_id: i64,
     pub username: String,
+    #[sqlx(try_from = "crate::db::Flag")]
     pub can_edit: bool,
 }
 
 pub async fn shares(db: &Db, doc_seq: i64) -> Result<Vec<Share>, sqlx::Error> {
     sqlx::query_as(
         "SELECT s.user_id, u.username, s.can_edit FROM document_shares s
-         JOIN users u ON u.id = s.user_id WHERE s.doc_seq = ?1 ORDER BY u.username",
+         JOIN users u ON u.id = s.user_id WHERE s.doc_seq = $1 ORDER BY u.username",
     )
     .bind(doc_seq)
     .fetch_all(&db.read)
@@ -147,7 +148,7 @@ pub async fn change(
             if !matches!(v, "private" | "read" | "edit") {
                 return Err(DocError::Invalid(format!("Unknown visibility {v:?}.")));
             }
-            sqlx::query("UPDATE documents SET visibility = ?1 WHERE seq = ?2")
+            sqlx::query("UPDATE documents SET visibility = $1 WHERE seq = $2")
                 .bind(v)
                 .bind(doc.seq)
                 .execute(&mut *tx)
@@ -155,20 +156,21 @@ pub async fn change(
             format!("{} visibility {v}", doc.id)
         }
         Change::Share { username, can_edit } => {
-            let user: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE username = ?1")
-                .bind(username.trim())
-                .fetch_optional(&mut *tx)
-                .await?;
+            let user: Option<i64> =
+                sqlx::query_scalar("SELECT id FROM users WHERE lower(username) = lower($1)")
+                    .bind(username.trim())
+                    .fetch_optional(&mut *tx)
+                    .await?;
             let user = user.ok_or_else(|| {
                 DocError::Invalid(format!("There is no user called {:?}.", username.trim()))
             })?;
             sqlx::query(
-                "INSERT INTO document_shares (doc_seq, user_id, can_edit) VALUES (?1, ?2, ?3)
+                "INSERT INTO document_shares (doc_seq, user_id, can_edit) VALUES ($1, $2, $3)
                  ON CONFLICT (doc_seq, user_id) DO UPDATE SET can_edit = excluded.can_edit",
             )
             .bind(doc.seq)
             .bind(user)
-            .bind(can_edit)
+            .bind(crate::db::Flag(can_edit))
             .execute(&mut *tx)
             .await?;
             format!(
@@ -179,7 +181,7 @@ pub async fn change(
             )
         }
         Change::Unshare { user_id } => {
-            sqlx::query("DELETE FROM document_shares WHERE doc_seq = ?1 AND user_id = ?2")
+            sqlx::query("DELETE FROM document_shares WHERE doc_seq = $1 AND user_id = $2")
                 .bind(doc.seq)
                 .bind(user_id)
                 .execute(&mut *tx)
@@ -188,7 +190,7 @@ pub async fn change(
         }
         Change::PublicLink(on) => {
             let token = on.then(crate::accounts::random_token);
-            sqlx::query("UPDATE documents SET public_token = ?1 WHERE seq = ?2")
+            sqlx::query("UPDATE documents SET public_token = $1 WHERE seq = $2")
                 .bind(token)
                 .bind(doc.seq)
                 .execute(&mut *tx)
@@ -211,7 +213,7 @@ pub async fn find_public(db: &Db, token: &str) -> Result<Document, DocError> {
         return Err(DocError::NotFound);
     }
     let doc = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {} FROM documents WHERE public_token = ?1 AND deleted_at IS NULL",
+        "SELECT {} FROM documents WHERE public_token = $1 AND deleted_at IS NULL",
         super::store::COLUMNS
     )))
     .bind(token)

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::revisions::{SNAPSHOT_EVERY, compress, hash, line_changes};
 use super::{DocId, RENDER_VERSION, cjk, render_markdown};
@@ -165,31 +165,39 @@ pub fn prepare(doc: NewDoc, render: bool) -> Result<Prepared, String> {
 
 /// Which of `ids` are already taken.
 pub async fn existing_ids(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     ids: &[&str],
 ) -> Result<HashSet<String>, sqlx::Error> {
-    let list = serde_json::Value::from(ids.to_vec()).to_string();
-    let found: Vec<String> = sqlx::query_scalar(
-        "SELECT id FROM documents WHERE id IN (SELECT value FROM json_each(?1))",
-    )
-    .bind(list)
-    .fetch_all(conn)
-    .await?;
-    Ok(found.into_iter().collect())
+    let mut found = HashSet::new();
+    for chunk in ids.chunks(500) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!("SELECT id FROM documents WHERE id IN ({})", list.join(","));
+        let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+        for id in chunk {
+            q = q.bind(*id);
+        }
+        found.extend(q.fetch_all(&mut *conn).await?);
+    }
+    Ok(found)
 }
 
 const ROWS_PER_INSERT: usize = 64;
 
 fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
-    let row = format!("({})", vec!["?"; width].join(","));
+    let values: Vec<String> = (0..rows)
+        .map(|r| {
+            let row: Vec<String> = (1..=width).map(|c| format!("${}", r * width + c)).collect();
+            format!("({})", row.join(","))
+        })
+        .collect();
     format!(
         "INSERT INTO {table} ({columns}) VALUES {}",
-        vec![row; rows].join(",")
+        values.join(",")
     )
 }
 
 /// Inserts every document with its history, in the caller's transaction.
-pub async fn insert(conn: &mut SqliteConnection, docs: &[Prepared]) -> Result<(), sqlx::Error> {
+pub async fn insert(conn: &mut AnyConnection, docs: &[Prepared]) -> Result<(), sqlx::Error> {
     let last: i64 = sqlx::query_scalar("SELECT coalesce(max(seq), 0) FROM documents")
         .fetch_one(&mut *conn)
         .await?;
@@ -275,7 +283,7 @@ pub async fn insert(conn: &mut SqliteConnection, docs: &[Prepared]) -> Result<()
         }
         q.execute(&mut *conn).await?;
     }
-    Ok(())
+    crate::db::sync_identity(conn, "documents", "seq").await
 }
 
 #[cfg(test)]

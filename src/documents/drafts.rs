@@ -2,7 +2,8 @@
 //! an ended session or a restart loses nothing. Only someone who may edit a
 //! document keeps a draft of it, and nobody sees another user's draft.
 
-use sqlx::{SqliteConnection, SqliteExecutor};
+use sqlx::AnyConnection;
+use sqlx::any::AnyExecutor;
 
 use super::{Access, Actor, DocError, DocId, Document, MAX_TITLE_CHARS, access, now_ms};
 use crate::db::Db;
@@ -50,7 +51,7 @@ pub async fn put(
     }
     let draft: Draft = sqlx::query_as(
         "INSERT INTO drafts (doc_seq, user_id, title, body, base_version, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (doc_seq, user_id) DO UPDATE SET title = excluded.title,
              body = excluded.body, base_version = excluded.base_version,
              updated_at = excluded.updated_at
@@ -71,13 +72,13 @@ pub async fn put(
 
 /// The user's own draft of a document, if any.
 pub async fn find<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     doc_seq: i64,
     user_id: i64,
 ) -> Result<Option<Draft>, sqlx::Error> {
     sqlx::query_as(
         "SELECT title, body, base_version, updated_at FROM drafts
-         WHERE doc_seq = ?1 AND user_id = ?2",
+         WHERE doc_seq = $1 AND user_id = $2",
     )
     .bind(doc_seq)
     .bind(user_id)
@@ -111,11 +112,11 @@ pub async fn discard(db: &Db, id: &DocId, actor: Actor<'_>) -> Result<(), DocErr
 
 /// Deletes a user's draft inside the caller's transaction (a save does this).
 pub(super) async fn remove(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     doc_seq: i64,
     user_id: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM drafts WHERE doc_seq = ?1 AND user_id = ?2")
+    sqlx::query("DELETE FROM drafts WHERE doc_seq = $1 AND user_id = $2")
         .bind(doc_seq)
         .bind(user_id)
         .execute(conn)

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use sqlx::SqliteExecutor;
+use sqlx::any::AnyExecutor;
 
 use super::access;
 use super::revisions::decompress;
@@ -37,7 +37,7 @@ pub struct DumpRevision {
 
 /// Up to `limit` live documents the viewer may read with ids after `after`.
 pub async fn page<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     viewer: Option<i64>,
     after: &str,
     limit: i64,
@@ -46,9 +46,9 @@ pub async fn page<'e>(
         "SELECT d.seq, d.id, d.title, d.body, d.version, d.created_at, d.updated_at,
                 u.username AS owner, d.visibility
          FROM documents AS d LEFT JOIN users AS u ON u.id = d.owner_id
-         WHERE d.deleted_at IS NULL AND d.id > ?2 AND {}
-         ORDER BY d.id LIMIT ?3",
-        access::visible("?1")
+         WHERE d.deleted_at IS NULL AND d.id > $2 AND {}
+         ORDER BY d.id LIMIT $3",
+        access::visible("$1")
     )))
     .bind(viewer)
     .bind(after)
@@ -60,18 +60,18 @@ pub async fn page<'e>(
 /// Every revision of a document with its text, oldest first. Each stored text is
 /// decompressed once, however many revisions share it or build on it.
 pub async fn history(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut sqlx::AnyConnection,
     doc_seq: i64,
 ) -> Result<Vec<DumpRevision>, sqlx::Error> {
     let rows: Vec<TextRow> = sqlx::query_as(
-        "SELECT hash, base, raw_size, data FROM revision_texts WHERE doc_seq = ?1 ORDER BY depth",
+        "SELECT hash, base, raw_size, data FROM revision_texts WHERE doc_seq = $1 ORDER BY depth",
     )
     .bind(doc_seq)
     .fetch_all(&mut *conn)
     .await?;
     let revs: Vec<RevRow> = sqlx::query_as(
         "SELECT rev, title, author, created_at, text_hash FROM revisions
-         WHERE doc_seq = ?1 ORDER BY rev",
+         WHERE doc_seq = $1 ORDER BY rev",
     )
     .bind(doc_seq)
     .fetch_all(&mut *conn)

@@ -13,6 +13,7 @@ mod render;
 mod revisions;
 mod saving;
 mod search;
+mod search_pg;
 mod snippet;
 mod store;
 
@@ -126,8 +127,18 @@ impl Valid {
     }
 }
 
+/// Milliseconds since 1970, strictly increasing within this process, so two
+/// documents made in the same millisecond still list newest first.
 pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static LAST: AtomicI64 = AtomicI64::new(0);
+    let wall = chrono::Utc::now().timestamp_millis();
+    let prev = LAST
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+            Some(wall.max(last + 1))
+        })
+        .unwrap_or(wall);
+    wall.max(prev + 1)
 }
 
 /// Inserts a new document with its first revision, in the caller's transaction.

@@ -5,7 +5,8 @@
 
 use sha2::{Digest, Sha256};
 use similar::{ChangeTag, TextDiff};
-use sqlx::{SqliteConnection, SqliteExecutor};
+use sqlx::AnyConnection;
+use sqlx::any::AnyExecutor;
 
 pub const SNAPSHOT_EVERY: i64 = 32;
 const LEVEL: i32 = 3;
@@ -80,7 +81,7 @@ fn io_err(e: std::io::Error) -> sqlx::Error {
 /// the body it replaces (None for a new document).
 #[allow(clippy::too_many_arguments)]
 pub async fn record(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     doc_seq: i64,
     rev: i64,
     title: &str,
@@ -91,7 +92,7 @@ pub async fn record(
 ) -> Result<(), sqlx::Error> {
     let text_hash = hash(body);
     let known: Option<i64> =
-        sqlx::query_scalar("SELECT depth FROM revision_texts WHERE doc_seq = ?1 AND hash = ?2")
+        sqlx::query_scalar("SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2")
             .bind(doc_seq)
             .bind(&text_hash)
             .fetch_optional(&mut *conn)
@@ -101,7 +102,7 @@ pub async fn record(
             Some(prev) => {
                 let prev_hash = hash(prev);
                 let depth: Option<i64> = sqlx::query_scalar(
-                    "SELECT depth FROM revision_texts WHERE doc_seq = ?1 AND hash = ?2",
+                    "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
                 )
                 .bind(doc_seq)
                 .bind(&prev_hash)
@@ -116,7 +117,7 @@ pub async fn record(
         let data = compress(body, base.as_ref().map(|b| b.0)).map_err(io_err)?;
         sqlx::query(
             "INSERT INTO revision_texts (doc_seq, hash, base, depth, raw_size, data)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(doc_seq)
         .bind(&text_hash)
@@ -130,7 +131,7 @@ pub async fn record(
     let (added, removed) = line_changes(prev.unwrap_or(""), body);
     sqlx::query(
         "INSERT INTO revisions (doc_seq, rev, title, text_hash, size, added, removed, author, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
     .bind(doc_seq)
     .bind(rev)
@@ -149,14 +150,14 @@ pub async fn record(
 const REVISION_COLUMNS: &str = "rev, title, size, added, removed, author, created_at, text_hash";
 
 pub async fn list<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     doc_seq: i64,
     page: i64,
     size: i64,
 ) -> Result<Vec<Revision>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {REVISION_COLUMNS} FROM revisions WHERE doc_seq = ?1
-         ORDER BY rev DESC LIMIT ?2 OFFSET ?3"
+        "SELECT {REVISION_COLUMNS} FROM revisions WHERE doc_seq = $1
+         ORDER BY rev DESC LIMIT $2 OFFSET $3"
     )))
     .bind(doc_seq)
     .bind(size + 1)
@@ -166,12 +167,12 @@ pub async fn list<'e>(
 }
 
 pub async fn find<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     doc_seq: i64,
     rev: i64,
 ) -> Result<Option<Revision>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {REVISION_COLUMNS} FROM revisions WHERE doc_seq = ?1 AND rev = ?2"
+        "SELECT {REVISION_COLUMNS} FROM revisions WHERE doc_seq = $1 AND rev = $2"
     )))
     .bind(doc_seq)
     .bind(rev)
@@ -182,17 +183,17 @@ pub async fn find<'e>(
 /// The full text stored under `hash`: one query fetches the chain back to its
 /// snapshot, then each delta is applied forward.
 pub async fn text<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     doc_seq: i64,
     hash: &[u8],
 ) -> Result<String, sqlx::Error> {
     let chain: Vec<(Vec<u8>, i64)> = sqlx::query_as(
         "WITH RECURSIVE chain (hash, base, data, raw_size, n) AS (
              SELECT hash, base, data, raw_size, 0 FROM revision_texts
-             WHERE doc_seq = ?1 AND hash = ?2
+             WHERE doc_seq = $1 AND hash = $2
              UNION ALL
              SELECT t.hash, t.base, t.data, t.raw_size, chain.n + 1
-             FROM revision_texts t JOIN chain ON t.doc_seq = ?1 AND t.hash = chain.base
+             FROM revision_texts t JOIN chain ON t.doc_seq = $1 AND t.hash = chain.base
          )
          SELECT data, raw_size FROM chain ORDER BY n DESC",
     )

@@ -2,10 +2,10 @@
 //! FTS5 as syntax: they are cut into plain tokens and re-quoted, so quotes, `*`,
 //! `NEAR`, `-`, column filters and SQL fragments are just text to look for.
 
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use super::{Actor, access, cjk, snippet};
-use crate::db::Db;
+use crate::db::{Backend, Db};
 
 /// Longest query looked at; the rest is ignored rather than refused.
 const MAX_QUERY_BYTES: usize = 512;
@@ -14,9 +14,9 @@ const OPEN: &str = "\u{E000}";
 const CLOSE: &str = "\u{E001}";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Term {
-    words: Vec<String>,
-    phrase: bool,
+pub(super) struct Term {
+    pub words: Vec<String>,
+    pub phrase: bool,
 }
 
 /// FTS5 expressions for the word index and, where every word is long enough, the
@@ -29,7 +29,7 @@ pub struct Translated {
     pub needles: Vec<String>,
 }
 
-fn terms(input: &str) -> Vec<Term> {
+pub(super) fn terms(input: &str) -> Vec<Term> {
     let mut end = input.len().min(MAX_QUERY_BYTES);
     while !input.is_char_boundary(end) {
         end -= 1;
@@ -62,7 +62,7 @@ fn terms(input: &str) -> Vec<Term> {
 }
 
 /// Splits a token at script boundaries: ("windows", false), ("版", true).
-fn script_runs(word: &str) -> Vec<(String, bool)> {
+pub(super) fn script_runs(word: &str) -> Vec<(String, bool)> {
     let mut runs: Vec<(String, bool)> = Vec::new();
     for c in word.chars() {
         let k = cjk::is_cjk(c);
@@ -153,7 +153,7 @@ impl Hit {
 }
 
 async fn run(
-    pool: &SqlitePool,
+    pool: &AnyPool,
     sql: &str,
     expr: &str,
     (limit, viewer): (i64, Option<i64>),
@@ -182,22 +182,22 @@ async fn run(
 /// in most documents took hundreds of milliseconds at 100,000 documents, and
 /// ranking 2,000 matches of 64 KB documents still took ~15 ms. Only the most
 /// recently created matches are ranked (benches/search.rs, benches/budget.rs).
-const RANKED_AT_MOST: i64 = 500;
+pub(super) const RANKED_AT_MOST: i64 = 500;
 
 /// `{fts}` becomes the FTS5 table, `{weights}` its bm25 column weights and
-/// `{visible}` the access filter (viewer `?4`), see `search_sql`. The inner query
+/// `{visible}` the access filter (viewer `$4`), see `search_sql`. The inner query
 /// ranks rowids only, reading the access columns from an index (the rows keep them
 /// after the text, migrations/sqlite/0006); the text, for the snippet, is read for
 /// the page of hits only.
 const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
     FROM (SELECT {fts}.rowid AS seq, bm25({fts}, {weights}) AS rank
           FROM {fts} JOIN documents AS d INDEXED BY documents_access ON d.seq = {fts}.rowid
-          WHERE {fts} MATCH ?1 AND d.deleted_at IS NULL AND {visible}
+          WHERE {fts} MATCH $1 AND d.deleted_at IS NULL AND {visible}
             AND {fts}.rowid >= (
                 SELECT coalesce(min(rowid), 0) FROM (
-                    SELECT rowid FROM {fts} WHERE {fts} MATCH ?1
-                    ORDER BY rowid DESC LIMIT ?3))
-          ORDER BY rank LIMIT ?2) AS top
+                    SELECT rowid FROM {fts} WHERE {fts} MATCH $1
+                    ORDER BY rowid DESC LIMIT $3))
+          ORDER BY rank LIMIT $2) AS top
     JOIN documents d ON d.seq = top.seq
     ORDER BY top.rank";
 
@@ -213,12 +213,15 @@ fn search_sql(fts: &str, weights: &str) -> String {
     SEARCH_SQL
         .replace("{fts}", fts)
         .replace("{weights}", weights)
-        .replace("{visible}", &access::visible("?4"))
+        .replace("{visible}", &access::visible("$4"))
 }
 
 /// Title hits first, then whole-word hits in the text, then hits inside words,
 /// among the documents `actor` may read.
 pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
+    if db.backend == Backend::Postgres {
+        return search_postgres(db, input, limit, actor).await;
+    }
     let t = translate(input);
     let page = (limit, access::viewer(actor));
     let words_sql = search_sql("documents_words", "10.0, 1.0, 2.0");
@@ -239,6 +242,42 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
         && (hits.len() as i64) < limit
     {
         let found = run(&db.read, &trigrams_sql, expr, page, &t.needles).await;
+        add(&mut hits, found, limit);
+    }
+    hits
+}
+
+async fn search_postgres(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
+    let terms = terms(input);
+    let needles: Vec<String> = terms
+        .iter()
+        .flat_map(|t| t.words.iter())
+        .flat_map(|w| script_runs(w).into_iter().map(|(run, _)| run))
+        .collect();
+    let mut hits = Vec::new();
+    for (sql, first, more) in super::search_pg::passes(&terms) {
+        if (hits.len() as i64) >= limit {
+            break;
+        }
+        let mut q = sqlx::query_as::<_, Hit>(sqlx::AssertSqlSafe(sql))
+            .bind(first)
+            .bind(limit)
+            .bind(super::search_pg::RANKED)
+            .bind(access::viewer(actor));
+        for value in more {
+            q = q.bind(value);
+        }
+        let found = q.fetch_all(&db.read).await.unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "search query failed");
+            Vec::new()
+        });
+        let found = found
+            .into_iter()
+            .map(|mut hit| {
+                hit.snippet = snippet::around(&hit.snippet, &needles, OPEN, CLOSE);
+                hit
+            })
+            .collect();
         add(&mut hits, found, limit);
     }
     hits

@@ -1,7 +1,8 @@
 //! SQL for documents. Each function takes a connection or the caller's transaction;
 //! the caller decides what commits together.
 
-use sqlx::{SqliteConnection, SqliteExecutor};
+use sqlx::AnyConnection;
+use sqlx::any::AnyExecutor;
 
 use super::{DocId, RENDER_VERSION, Valid, access, cjk};
 
@@ -53,7 +54,7 @@ pub(super) const COLUMNS: &str = "seq, id, title, body, html, version, created_a
      deleted_at, owner_id, visibility, public_token, render_version";
 
 pub async fn insert(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: &DocId,
     doc: &Valid,
     html: &str,
@@ -64,7 +65,7 @@ pub async fn insert(
         "INSERT INTO documents
              (id, title, size, body, html, render_version, version, created_at, updated_at, cjk,
               owner_id)
-         VALUES (?1, ?2, length(CAST(?3 AS BLOB)), ?3, ?4, ?5, 1, ?6, ?6, ?7, ?8)
+         VALUES ($1, $2, octet_length($3), $3, $4, $5, 1, $6, $6, $7, $8)
          RETURNING {COLUMNS}"
     )))
     .bind(id.as_str())
@@ -82,13 +83,13 @@ pub async fn insert(
 /// Stores HTML rendered after the fact (an import that left rendering for later,
 /// or a new renderer), unless the document changed meanwhile.
 pub async fn set_rendered(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     seq: i64,
     version: i64,
     html: &str,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE documents SET html = ?1, render_version = ?2 WHERE seq = ?3 AND version = ?4",
+        "UPDATE documents SET html = $1, render_version = $2 WHERE seq = $3 AND version = $4",
     )
     .bind(html)
     .bind(RENDER_VERSION)
@@ -102,7 +103,7 @@ pub async fn set_rendered(
 /// Writes the new text as the next version. The `version` guard makes a lost race
 /// impossible even if a caller skipped the check.
 pub async fn update(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     current: &Document,
     doc: &Valid,
     html: &str,
@@ -110,9 +111,9 @@ pub async fn update(
 ) -> Result<Document, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE documents
-         SET title = ?1, size = length(CAST(?2 AS BLOB)), body = ?2, html = ?3, render_version = ?4,
-             version = version + 1, updated_at = max(?5, updated_at + 1), cjk = ?8
-         WHERE id = ?6 AND version = ?7
+         SET title = $1, size = octet_length($2), body = $2, html = $3, render_version = $4,
+             version = version + 1, updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8
+         WHERE id = $6 AND version = $7
          RETURNING {COLUMNS}"
     )))
     .bind(&doc.title)
@@ -130,13 +131,13 @@ pub async fn update(
 /// Moves a document into (`Some(time)`) or out of (`None`) the trash. False when
 /// there is no such document in the state it would leave.
 pub async fn set_deleted(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: &DocId,
     deleted_at: Option<i64>,
 ) -> Result<bool, sqlx::Error> {
     let done = match deleted_at {
         Some(t) => {
-            sqlx::query("UPDATE documents SET deleted_at = ?1 WHERE id = ?2 AND deleted_at IS NULL")
+            sqlx::query("UPDATE documents SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL")
                 .bind(t)
                 .bind(id.as_str())
                 .execute(conn)
@@ -144,7 +145,7 @@ pub async fn set_deleted(
         }
         None => {
             sqlx::query(
-                "UPDATE documents SET deleted_at = NULL WHERE id = ?1 AND deleted_at IS NOT NULL",
+                "UPDATE documents SET deleted_at = NULL WHERE id = $1 AND deleted_at IS NOT NULL",
             )
             .bind(id.as_str())
             .execute(conn)
@@ -155,12 +156,12 @@ pub async fn set_deleted(
 }
 
 pub async fn purge_trash(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     viewer: Option<i64>,
 ) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(sqlx::AssertSqlSafe(format!(
         "DELETE FROM documents AS d WHERE d.deleted_at IS NOT NULL AND {}",
-        access::owned("?1")
+        access::owned("$1")
     )))
     .bind(viewer)
     .execute(conn)
@@ -170,7 +171,7 @@ pub async fn purge_trash(
 
 /// Fetches one row more than a page so the caller knows whether another follows.
 pub async fn list_live<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     page: i64,
     size: i64,
     viewer: Option<i64>,
@@ -178,8 +179,8 @@ pub async fn list_live<'e>(
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT id, title, size, updated_at, deleted_at
          FROM documents AS d WHERE deleted_at IS NULL AND {}
-         ORDER BY updated_at DESC, id LIMIT ?1 OFFSET ?2",
-        access::visible("?3")
+         ORDER BY updated_at DESC, id LIMIT $1 OFFSET $2",
+        access::visible("$3")
     )))
     .bind(size + 1)
     .bind((page - 1) * size)
@@ -189,7 +190,7 @@ pub async fn list_live<'e>(
 }
 
 pub async fn list_trash<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     page: i64,
     size: i64,
     viewer: Option<i64>,
@@ -197,8 +198,8 @@ pub async fn list_trash<'e>(
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT id, title, size, updated_at, deleted_at
          FROM documents AS d WHERE deleted_at IS NOT NULL AND {}
-         ORDER BY deleted_at DESC, id LIMIT ?1 OFFSET ?2",
-        access::owned("?3")
+         ORDER BY deleted_at DESC, id LIMIT $1 OFFSET $2",
+        access::owned("$3")
     )))
     .bind(size + 1)
     .bind((page - 1) * size)

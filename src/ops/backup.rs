@@ -75,7 +75,7 @@ pub async fn backup(db: &Path, out: &Path) -> anyhow::Result<Verified> {
     };
     let _ = std::fs::remove_file(&raw);
     let mut conn = open(db, false).await?;
-    sqlx::query("VACUUM INTO ?1")
+    sqlx::query("VACUUM INTO $1")
         .bind(raw.to_string_lossy().into_owned())
         .execute(&mut conn)
         .await

@@ -68,11 +68,13 @@ pub async fn export(
     let result = async {
         let viewer = match &user {
             Some(name) => Some(
-                sqlx::query_scalar::<_, i64>("SELECT id FROM users WHERE username = ?1")
-                    .bind(name)
-                    .fetch_optional(&db.read)
-                    .await?
-                    .with_context(|| format!("there is no account called {name:?}"))?,
+                sqlx::query_scalar::<_, i64>(
+                    "SELECT id FROM users WHERE lower(username) = lower($1)",
+                )
+                .bind(name)
+                .fetch_optional(&db.read)
+                .await?
+                .with_context(|| format!("there is no account called {name:?}"))?,
             ),
             None => None,
         };

@@ -47,7 +47,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
     let mut tx = db.read.begin().await.context("starting a read")?;
     let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT count(*) FROM documents AS d WHERE d.deleted_at IS NULL AND {}",
-        crate::documents::access::visible("?1")
+        crate::documents::access::visible("$1")
     )))
     .bind(opts.viewer)
     .fetch_one(&mut *tx)

@@ -187,7 +187,7 @@ async fn sign_up_is_off_unless_configured() {
 async fn idle_and_old_sessions_expire() {
     let app = spawn_app().await;
     let idle = quire::accounts::SESSION_IDLE_MS + 1000;
-    sqlx::query("UPDATE sessions SET last_seen = last_seen - ?1")
+    sqlx::query("UPDATE sessions SET last_seen = last_seen - $1")
         .bind(idle)
         .execute(&app.db.write)
         .await

@@ -1,4 +1,6 @@
-//! `spawn_app()`: the real server on a random port over a fresh database file.
+//! `spawn_app()`: the real server on a random port over a fresh database: a SQLite
+//! file, or, when `QUIRE_TEST_POSTGRES` names a PostgreSQL server (e.g.
+//! `postgres://postgres@127.0.0.1:5432`), a new PostgreSQL database per test.
 
 use quire::accounts::{self, AccountError};
 use quire::config::Config;
@@ -28,10 +30,45 @@ pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = Config::from_env();
     config.bind = "127.0.0.1:0".into();
-    config.database_url = format!("sqlite://{}", dir.path().join("quire.db").display());
+    config.database_url = match postgres_server() {
+        Some(server) => fresh_postgres_database(&server).await,
+        None => format!("sqlite://{}", dir.path().join("quire.db").display()),
+    };
     config.workers = 2;
     adjust(&mut config);
     start(config, dir).await
+}
+
+/// The PostgreSQL server the tests run on, if any.
+pub fn postgres_server() -> Option<String> {
+    std::env::var("QUIRE_TEST_POSTGRES")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().trim_end_matches('/').to_owned())
+}
+
+/// True when this run is on PostgreSQL: tests of SQLite files (backups, raw
+/// storage, import/export of files) have nothing to check there.
+pub fn on_postgres() -> bool {
+    postgres_server().is_some()
+}
+
+/// Creates an empty database named `quire_t_<random>` and returns its URL.
+/// `scripts/test.sh` drops them all before and after a run.
+pub async fn fresh_postgres_database(server: &str) -> String {
+    use sqlx::{Connection, Executor};
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("random");
+    let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let name = format!("quire_t_{name}");
+    let mut conn = sqlx::postgres::PgConnection::connect(&format!("{server}/postgres"))
+        .await
+        .expect("connecting to the test PostgreSQL server");
+    conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .expect("creating a test database");
+    conn.close().await.ok();
+    format!("{server}/{name}")
 }
 
 /// Starts a server over an existing folder (to test what survives a restart).
