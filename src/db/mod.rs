@@ -87,7 +87,7 @@ async fn pending_migrations(path: &Path) -> anyhow::Result<bool> {
     .fetch_one(&mut conn)
     .await?;
     let applied: i64 = if has_table {
-        sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success = 1")
+        sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success")
             .fetch_one(&mut conn)
             .await?
     } else {
@@ -251,10 +251,23 @@ impl Db {
         }
     }
 
+    /// A read-only transaction that sees one consistent state of the whole
+    /// database however long it runs (exports, copies).
+    pub async fn begin_snapshot(&self) -> Result<WriteTx, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.read.begin().await,
+            Backend::Postgres => {
+                self.read
+                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .await
+            }
+        }
+    }
+
     /// True when the database answers and every migration quire knows is applied.
     pub async fn is_ready(&self) -> bool {
         let applied: Result<i64, _> =
-            sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success = 1")
+            sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success")
                 .fetch_one(&self.read)
                 .await;
         matches!(applied, Ok(n) if n as usize >= self.backend.migrator().iter().count())

@@ -44,7 +44,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
     out: W,
     opts: ExportOptions,
 ) -> anyhow::Result<ExportReport> {
-    let mut tx = db.read.begin().await.context("starting a read")?;
+    let mut tx = db.begin_snapshot().await.context("starting a read")?;
     let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT count(*) FROM documents AS d WHERE d.deleted_at IS NULL AND {}",
         crate::documents::access::visible("$1")

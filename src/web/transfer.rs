@@ -67,8 +67,12 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(state: &AppState, what: &str) -> Result<Self, AppError> {
-        let db = state.config.sqlite_path().map_err(anyhow::Error::msg)?;
-        let dir = db.parent().unwrap_or(Path::new("."));
+        // Beside the SQLite file (same disk, same permissions); the system's
+        // temporary folder when the data is on PostgreSQL.
+        let dir = match state.config.sqlite_path() {
+            Ok(db) => db.parent().unwrap_or(Path::new(".")).to_path_buf(),
+            Err(_) => std::env::temp_dir(),
+        };
         let token = crate::accounts::random_token();
         Ok(Self(dir.join(format!(".{what}-{}.zip", &token[..32]))))
     }

@@ -1,15 +1,11 @@
-use reqwest::StatusCode;
-use sqlx::{ConnectOptions, sqlite::SqliteConnectOptions};
-
 use crate::helpers::{TestApp, spawn_app};
+use reqwest::StatusCode;
 
 async fn count(app: &TestApp, sql: &'static str) -> i64 {
-    let mut conn = SqliteConnectOptions::new()
-        .filename(app.dir.path().join("quire.db"))
-        .connect()
+    sqlx::query_scalar(sql)
+        .fetch_one(&app.db.read)
         .await
-        .unwrap();
-    sqlx::query_scalar(sql).fetch_one(&mut conn).await.unwrap()
+        .unwrap()
 }
 
 #[tokio::test]
