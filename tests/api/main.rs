@@ -8,6 +8,7 @@ mod drafts_access;
 mod helpers;
 mod history;
 mod htmx;
+mod instances;
 mod json_api;
 mod merge;
 mod permissions;

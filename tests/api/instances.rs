@@ -1,0 +1,233 @@
+//! Several `quire serve` processes on one PostgreSQL database, as behind a load
+//! balancer: sessions, rate limits and saves hold across them. PostgreSQL only
+//! (`QUIRE_TEST_POSTGRES`); a SQLite file belongs to one process.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use reqwest::{StatusCode, header};
+use serde_json::{Value, json};
+
+use crate::helpers::{PASSWORD, anonymous, fresh_postgres_database, postgres_server, sign_in};
+
+/// A real `quire serve` process, killed when dropped.
+struct Instance {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn serve(url: &str) -> Instance {
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .arg("serve")
+        .env("QUIRE_DATABASE_URL", url)
+        .env("QUIRE_BIND", format!("127.0.0.1:{port}"))
+        .env("QUIRE_LOG", "warn")
+        .env("QUIRE_WORKERS", "2")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("starting quire serve");
+    let instance = Instance {
+        child,
+        address: format!("http://127.0.0.1:{port}"),
+    };
+    let started = Instant::now();
+    loop {
+        let ready = reqwest::get(format!("{}/readyz", instance.address)).await;
+        if matches!(ready, Ok(r) if r.status() == StatusCode::OK) {
+            return instance;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "quire serve on {port} never became ready"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Two instances on one fresh database with the admin `alice`.
+async fn two_instances() -> Option<(Instance, Instance)> {
+    let server = postgres_server()?;
+    let url = fresh_postgres_database(&server).await;
+    let mut config = quire::config::Config::from_env();
+    config.database_url = url.clone();
+    let db = quire::db::Db::open(&config).await.expect("migrating");
+    quire::accounts::create_user(&db, "alice", PASSWORD, true)
+        .await
+        .expect("the admin");
+    db.close().await;
+    Some((serve(&url).await, serve(&url).await))
+}
+
+#[tokio::test]
+async fn a_session_started_on_one_instance_works_and_ends_on_the_other() {
+    let Some((a, b)) = two_instances().await else {
+        return;
+    };
+    let (client, csrf) = sign_in(&a.address, "alice", PASSWORD).await;
+
+    // Written on B, read on A, with the session A started.
+    let res = client
+        .post(format!("{}/docs", b.address))
+        .form(&[("title", "Shared"), ("body", "made on B"), ("csrf", &csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER, "create on B");
+    let path = res.headers()[header::LOCATION].to_str().unwrap().to_owned();
+    let page = client
+        .get(format!("{}{path}", a.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    assert!(page.text().await.unwrap().contains("made on B"));
+
+    // Signing out on A ends the session on B too.
+    let res = client
+        .post(format!("{}/logout", a.address))
+        .form(&[("csrf", &csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let res = client.get(format!("{}/", b.address)).send().await.unwrap();
+    assert_eq!(
+        res.status(),
+        StatusCode::SEE_OTHER,
+        "B still let the session in"
+    );
+    assert!(
+        res.headers()[header::LOCATION]
+            .to_str()
+            .unwrap()
+            .starts_with("/login")
+    );
+}
+
+#[tokio::test]
+async fn failed_sign_ins_count_across_instances() {
+    let Some((a, b)) = two_instances().await else {
+        return;
+    };
+    let (client, csrf) = anonymous(&a.address).await;
+    let attempt = |address: String, password: &'static str| {
+        let (client, csrf) = (client.clone(), csrf.clone());
+        async move {
+            client
+                .post(format!("{address}/login"))
+                .form(&[
+                    ("username", "alice"),
+                    ("password", password),
+                    ("csrf", &csrf),
+                ])
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    for i in 0..10 {
+        let on = if i % 2 == 0 { &a } else { &b };
+        assert_eq!(
+            attempt(on.address.clone(), "not the password").await,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    // Five failures on each: the account's limit (10) is reached on both.
+    for on in [&a, &b] {
+        assert_eq!(
+            attempt(on.address.clone(), PASSWORD).await,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+    }
+}
+
+#[tokio::test]
+async fn racing_saves_on_two_instances_never_lose_an_acknowledged_write() {
+    let Some((a, b)) = two_instances().await else {
+        return;
+    };
+    let (client, csrf) = sign_in(&a.address, "alice", PASSWORD).await;
+    let res = client
+        .post(format!("{}/account/tokens", a.address))
+        .form(&[("name", "race"), ("csrf", &csrf)])
+        .send()
+        .await
+        .unwrap();
+    let html = res.text().await.unwrap();
+    let start = html.find("qt_").expect("the token is shown once");
+    let token = html[start..start + 67].to_owned();
+    let api = |address: &str, method: reqwest::Method, path: &str| {
+        reqwest::Client::new()
+            .request(method, format!("{address}/api/v1/documents{path}"))
+            .bearer_auth(&token)
+    };
+    let created: Value = api(&a.address, reqwest::Method::POST, "")
+        .json(&json!({"title": "Race", "body": "v1"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap().to_owned();
+
+    // Each round, both instances try to write on top of the same version at once.
+    let mut acknowledged = Vec::new();
+    for version in 1..=10 {
+        let put = |address: &str, body: String| {
+            api(address, reqwest::Method::PUT, &format!("/{id}"))
+                .header(header::IF_MATCH, format!("\"{version}\""))
+                .json(&json!({"title": "Race", "body": body}))
+                .send()
+        };
+        let (ra, rb) = tokio::join!(
+            put(&a.address, format!("A{version}")),
+            put(&b.address, format!("B{version}"))
+        );
+        let statuses = [ra.unwrap().status(), rb.unwrap().status()];
+        let won: Vec<usize> = (0..2).filter(|&i| statuses[i] == StatusCode::OK).collect();
+        assert_eq!(won.len(), 1, "round {version}: {statuses:?}");
+        let loser = statuses[1 - won[0]];
+        assert_eq!(loser, StatusCode::PRECONDITION_FAILED, "round {version}");
+        acknowledged.push(format!("{}{version}", ["A", "B"][won[0]]));
+    }
+
+    // Every acknowledged write is in the history, in order, read from either side.
+    for on in [&a, &b] {
+        let doc: Value = api(&on.address, reqwest::Method::GET, &format!("/{id}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(doc["version"], 11);
+        assert_eq!(doc["body"], acknowledged[9].as_str());
+    }
+    let history = client
+        .get(format!("{}/d/{id}/history", b.address))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(history.contains("11"), "{history}");
+}
