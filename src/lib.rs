@@ -6,6 +6,7 @@ pub mod config;
 pub mod db;
 pub mod documents;
 pub mod error;
+pub mod metrics;
 pub mod ops;
 pub mod seed;
 pub mod startup;

@@ -137,7 +137,10 @@ impl Db {
 
     /// Starts the one write transaction that may run at a time.
     pub async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
-        self.write.begin_with("BEGIN IMMEDIATE").await
+        let waited = std::time::Instant::now();
+        let tx = self.write.begin_with("BEGIN IMMEDIATE").await;
+        crate::metrics::record_writer_wait(waited.elapsed());
+        tx
     }
 
     /// True when the database answers and every migration quire knows is applied.
