@@ -10,6 +10,7 @@ mod history;
 mod htmx;
 mod json_api;
 mod merge;
+mod metrics;
 mod permissions;
 mod search;
 mod storage;
