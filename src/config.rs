@@ -15,6 +15,39 @@ pub enum Durability {
     Full,
 }
 
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, with the request's fields.
+    Json,
+}
+
+/// A setting that must never be printed: `Debug` and the config table hide it.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self(s.to_owned()))
+    }
+}
+
 #[derive(Args, Clone, Debug)]
 pub struct Config {
     /// Address and port the web server listens on.
@@ -101,6 +134,19 @@ pub struct Config {
     /// Log filter in `tracing` syntax, e.g. `info` or `quire=debug,info`.
     #[arg(long, global = true, env = "QUIRE_LOG", default_value = "info")]
     pub log: String,
+
+    /// Log lines as `text` or `json` (one object per line, with each request's id).
+    #[arg(long, global = true, env = "QUIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// Bearer token /metrics requires; unset, /metrics answers only to loopback.
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_METRICS_TOKEN",
+        hide_env_values = true
+    )]
+    pub metrics_token: Option<Secret>,
 }
 
 /// A bare parser so tests and tools can build a `Config` from defaults plus overrides.
@@ -135,6 +181,14 @@ impl Config {
         Ok(PathBuf::from(path))
     }
 
+    /// The metrics token, when one is set and not empty.
+    pub fn metrics_token(&self) -> Option<&str> {
+        self.metrics_token
+            .as_ref()
+            .map(Secret::expose)
+            .filter(|t| !t.trim().is_empty())
+    }
+
     /// One row per setting: (flag, environment variable, effective value, doc line).
     pub fn table(&self) -> Vec<[String; 4]> {
         let cmd = Standalone::command();
@@ -164,6 +218,11 @@ impl Config {
             "durability" => format!("{:?}", self.durability).to_lowercase(),
             "workers" => self.workers.to_string(),
             "log" => self.log.clone(),
+            "log_format" => format!("{:?}", self.log_format).to_lowercase(),
+            "metrics_token" => match self.metrics_token() {
+                Some(_) => "(set)".into(),
+                None => String::new(),
+            },
             "cookie_secure" => self.cookie_secure.to_string(),
             "signup" => self.signup.to_string(),
             "replica_url" => self.replica_url.clone().unwrap_or_default(),
@@ -208,5 +267,20 @@ mod tests {
                 .iter()
                 .any(|r| r[1] == "QUIRE_MAX_DOC_BYTES" && r[2] == cfg.max_doc_bytes.to_string())
         );
+    }
+
+    #[test]
+    fn the_metrics_token_never_prints() {
+        let cfg = Config {
+            metrics_token: Some("hunter2-token".parse().unwrap()),
+            ..Config::from_env()
+        };
+        let row = cfg
+            .table()
+            .into_iter()
+            .find(|r| r[1] == "QUIRE_METRICS_TOKEN")
+            .unwrap();
+        assert_eq!(row[2], "(set)");
+        assert!(!format!("{cfg:?}").contains("hunter2"));
     }
 }

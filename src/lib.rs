@@ -6,6 +6,7 @@ pub mod config;
 pub mod db;
 pub mod documents;
 pub mod error;
+pub mod metrics;
 pub mod ops;
 pub mod seed;
 pub mod startup;
@@ -15,8 +16,8 @@ pub mod web;
 use actix_web::web::{ServiceConfig, delete, get, post, put, resource};
 
 use crate::web::{
-    account, admin, api, assets, documents as docs, drafts, health, history, login, search,
-    sharing, transfer as xfer, trash,
+    account, admin, api, assets, documents as docs, drafts, health, history, login,
+    metrics as scrape, search, sharing, transfer as xfer, trash,
 };
 
 /// Every route quire answers, top to bottom.
@@ -99,5 +100,6 @@ pub fn app(cfg: &mut ServiceConfig) {
         )
         .route("/healthz", get().to(health::healthz))
         .route("/readyz", get().to(health::readyz))
+        .route("/metrics", get().to(scrape::metrics_show))
         .route("/static/{hash}/{name}", get().to(assets::serve));
 }

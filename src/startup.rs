@@ -8,13 +8,14 @@ use actix_web::dev::Server;
 use actix_web::middleware::from_fn;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use anyhow::Context;
-use tracing_actix_web::TracingLogger;
 
 use crate::config::Config;
 use crate::db::Db;
 use crate::error::AppError;
+use crate::metrics::{self, HttpMetrics};
 use crate::web::form::FormLimit;
-use crate::web::{AppState, auth, extractor_errors, layout, security_headers};
+use crate::web::metrics::LagCache;
+use crate::web::{AppState, auth, extractor_errors, layout, observe, security_headers};
 
 pub struct Application {
     port: u16,
@@ -69,10 +70,15 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
     let limit = web::Data::new(FormLimit::for_cap(config.max_doc_bytes));
     let cap = config.max_doc_bytes;
     let state = web::Data::new(AppState { db, config });
+    metrics::mark_start();
+    let http_metrics = web::Data::new(HttpMetrics::default());
+    let lag = web::Data::new(LagCache::default());
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
             .app_data(limit.clone())
+            .app_data(http_metrics.clone())
+            .app_data(lag.clone())
             .app_data(crate::web::api::json_config(cap))
             .configure(extractor_errors)
             .configure(crate::app)
@@ -80,7 +86,7 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
             .wrap(from_fn(auth::wrap))
             .wrap(from_fn(layout::wrap))
             .wrap(security_headers())
-            .wrap(TracingLogger::default())
+            .wrap(from_fn(observe::wrap))
     })
     .listen(listener)?
     .workers(workers)

@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+#[path = "cli/logs.rs"]
+mod logs;
 #[path = "cli/transfer.rs"]
 mod transfer;
 

@@ -238,17 +238,22 @@ impl Db {
 
     /// Starts the one write transaction that may run at a time.
     pub async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
-        match self.backend {
+        let waited = std::time::Instant::now();
+        let tx = match self.backend {
             Backend::Sqlite => self.write.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => {
-                let mut tx = self.write.begin().await?;
-                sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
-                    .bind(WRITE_LOCK)
-                    .execute(&mut *tx)
-                    .await?;
-                Ok(tx)
-            }
-        }
+            Backend::Postgres => self.begin_locked().await,
+        };
+        crate::metrics::record_writer_wait(waited.elapsed());
+        tx
+    }
+
+    async fn begin_locked(&self) -> Result<WriteTx, sqlx::Error> {
+        let mut tx = self.write.begin().await?;
+        sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
+            .bind(WRITE_LOCK)
+            .execute(&mut *tx)
+            .await?;
+        Ok(tx)
     }
 
     /// A read-only transaction that sees one consistent state of the whole

@@ -108,6 +108,44 @@ fn newest_ltx(dir: &Path) -> Option<(u64, SystemTime)> {
         .max_by_key(|(t, _)| *t)
 }
 
+/// Every LTX file under `root/<level>/`, as (highest txid, modified time).
+fn ltx_files(root: &Path) -> Option<Vec<(u64, SystemTime)>> {
+    let mut files = Vec::new();
+    for level in std::fs::read_dir(root).ok()?.filter_map(|e| e.ok()) {
+        let Ok(entries) = std::fs::read_dir(level.path()) else {
+            continue;
+        };
+        files.extend(entries.filter_map(|e| e.ok()).filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let max = name.strip_suffix(".ltx")?.split('-').nth(1)?;
+            let txid = u64::from_str_radix(max, 16).ok()?;
+            Some((txid, e.metadata().ok()?.modified().ok()?))
+        }));
+    }
+    Some(files)
+}
+
+/// How far a `file://` replica is behind, in seconds, told from files alone (no
+/// Litestream run): 0 when it holds the newest transaction Litestream recorded
+/// beside the database, else the age of the oldest recorded change it lacks.
+/// `None` when that cannot be known this way: no replica URL, a replica that is
+/// not `file://`, or no Litestream state beside the database or in the replica.
+pub fn file_replica_lag(config: &Config) -> Option<f64> {
+    let url = config.replica_url.as_deref()?.trim();
+    let replica = PathBuf::from(url.strip_prefix("file://")?);
+    let db = config.sqlite_path().ok()?;
+    let name = db.file_name()?.to_string_lossy();
+    let local = ltx_files(&db.with_file_name(format!(".{name}-litestream")).join("ltx"))?;
+    let remote = ltx_files(&replica.join("ltx"))?;
+    let replicated = remote.iter().map(|(txid, _)| *txid).max().unwrap_or(0);
+    let oldest_missing = local
+        .iter()
+        .filter(|(txid, _)| *txid > replicated)
+        .map(|(_, at)| *at)
+        .min();
+    Some(oldest_missing.map_or(0.0, |at| at.elapsed().map_or(0.0, |age| age.as_secs_f64())))
+}
+
 fn replica_txid(config: &Config, url: &str) -> anyhow::Result<Option<u64>> {
     let out = Command::new(litestream(config))
         .args(["ltx", url])
@@ -156,4 +194,47 @@ pub fn report(config: &Config) -> anyhow::Result<Vec<String>> {
         },
     }
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn ltx(dir: &Path, level: u8, name: &str, age_secs: u64) {
+        let folder = dir.join(format!("ltx/{level}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = std::fs::File::create(folder.join(name)).unwrap();
+        file.set_modified(SystemTime::now() - Duration::from_secs(age_secs))
+            .unwrap();
+    }
+
+    #[test]
+    fn file_replica_lag_is_the_age_of_the_oldest_change_the_replica_lacks() {
+        let dir = tempfile::tempdir().unwrap();
+        let local = dir.path().join(".q.db-litestream");
+        let replica = dir.path().join("replica");
+        let config = Config {
+            database_url: format!("sqlite://{}", dir.path().join("q.db").display()),
+            replica_url: Some(format!("file://{}", replica.display())),
+            ..Config::from_env()
+        };
+        assert_eq!(file_replica_lag(&config), None, "no Litestream state yet");
+
+        ltx(&local, 0, "0000000000000001-0000000000000004.ltx", 300);
+        ltx(&replica, 1, "0000000000000001-0000000000000004.ltx", 290);
+        assert_eq!(file_replica_lag(&config), Some(0.0));
+
+        ltx(&local, 0, "0000000000000005-0000000000000005.ltx", 120);
+        ltx(&local, 0, "0000000000000006-0000000000000006.ltx", 60);
+        let lag = file_replica_lag(&config).unwrap();
+        assert!((119.0..130.0).contains(&lag), "{lag}");
+
+        let s3 = Config {
+            replica_url: Some("s3://bucket/q".into()),
+            ..config
+        };
+        assert_eq!(file_replica_lag(&s3), None);
+    }
 }

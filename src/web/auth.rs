@@ -86,8 +86,11 @@ pub async fn wrap(
     if req.path().starts_with("/api/") {
         return api_auth(req, next, &state).await;
     }
-    // Probes and static files carry no user data and change nothing.
-    if matches!(req.path(), "/healthz" | "/readyz") || req.path().starts_with("/static/") {
+    // Probes, metrics and static files carry no user data and change nothing;
+    // /metrics checks its own token.
+    if matches!(req.path(), "/healthz" | "/readyz" | "/metrics")
+        || req.path().starts_with("/static/")
+    {
         return Ok(next.call(req).await?.map_into_boxed_body());
     }
     let existing = req

@@ -11,6 +11,7 @@ mod htmx;
 mod instances;
 mod json_api;
 mod merge;
+mod metrics;
 mod permissions;
 mod search;
 mod storage;

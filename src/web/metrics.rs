@@ -1,0 +1,194 @@
+//! `GET /metrics` for Prometheus: who may read it, and the gauges read at scrape
+//! time (pools, documents, replication lag) beside the counters kept in memory.
+
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use sha2::{Digest, Sha256};
+
+use super::AppState;
+use crate::error::AppError;
+use crate::metrics::{self, HttpMetrics, write_gauge};
+
+/// The replication lag is read from files; scrapes within this long reuse it.
+const LAG_REFRESH: Duration = Duration::from_secs(15);
+
+/// The last replication lag worked out, and when.
+#[derive(Default)]
+pub struct LagCache(Mutex<Option<(Instant, Option<f64>)>>);
+
+impl LagCache {
+    fn get(&self, compute: impl FnOnce() -> Option<f64>) -> Option<f64> {
+        let mut slot = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match *slot {
+            Some((at, lag)) if at.elapsed() < LAG_REFRESH => lag,
+            _ => {
+                let lag = compute();
+                *slot = Some((Instant::now(), lag));
+                lag
+            }
+        }
+    }
+}
+
+enum Access {
+    Granted,
+    /// A token is set and the request did not carry it.
+    Refused,
+    /// No token is set and the request is not from this machine: act as if
+    /// there were no such page.
+    Hidden,
+}
+
+/// Compares digests, so the time taken says nothing about how much matched.
+fn same_secret(a: &str, b: &str) -> bool {
+    let (a, b) = (Sha256::digest(a.as_bytes()), Sha256::digest(b.as_bytes()));
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
+
+fn access(req: &HttpRequest, token: Option<&str>) -> Access {
+    if let Some(token) = token {
+        let sent = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim);
+        return match sent {
+            Some(s) if same_secret(s, token) => Access::Granted,
+            _ => Access::Refused,
+        };
+    }
+    // A reverse proxy on the same machine connects from loopback too: a request
+    // it forwarded is not a local one.
+    let forwarded = ["forwarded", "x-forwarded-for", "x-real-ip"]
+        .iter()
+        .any(|h| req.headers().contains_key(*h));
+    let loopback = req.peer_addr().map(|a| a.ip()).is_some_and(|ip| match ip {
+        IpAddr::V4(v4) => v4.is_loopback(),
+        IpAddr::V6(v6) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+    });
+    if loopback && !forwarded {
+        Access::Granted
+    } else {
+        Access::Hidden
+    }
+}
+
+pub async fn metrics_show(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    http: web::Data<HttpMetrics>,
+    lag: web::Data<LagCache>,
+) -> Result<HttpResponse, AppError> {
+    match access(&req, state.config.metrics_token()) {
+        Access::Granted => {}
+        Access::Hidden => return Err(AppError::NotFound),
+        Access::Refused => {
+            return Ok(HttpResponse::Unauthorized()
+                .insert_header((header::WWW_AUTHENTICATE, "Bearer"))
+                .content_type("text/plain; charset=utf-8")
+                .body("Send Authorization: Bearer with QUIRE_METRICS_TOKEN.\n"));
+        }
+    }
+    let mut out = String::new();
+    http.write(&mut out);
+    metrics::write_writer_wait(&mut out);
+    write_pools(&mut out, &state);
+    write_documents(&mut out, &state).await;
+    let config = state.config.clone();
+    if let Some(seconds) = lag.get(|| crate::ops::replica::file_replica_lag(&config)) {
+        write_gauge(
+            &mut out,
+            "quire_replication_lag_seconds",
+            "Age of the oldest change Litestream recorded that the file:// replica lacks.",
+            &[(String::new(), seconds)],
+        );
+    }
+    metrics::write_process(&mut out);
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(out))
+}
+
+fn write_pools(out: &mut String, state: &AppState) {
+    let pools = [("read", &state.db.read), ("write", &state.db.write)];
+    let mut connections = Vec::new();
+    let mut max = Vec::new();
+    for (name, pool) in pools {
+        let idle = pool.num_idle() as f64;
+        let size = f64::from(pool.size());
+        connections.push((format!("pool=\"{name}\",state=\"idle\""), idle));
+        connections.push((
+            format!("pool=\"{name}\",state=\"in_use\""),
+            (size - idle).max(0.0),
+        ));
+        let most = pool.options().get_max_connections();
+        max.push((format!("pool=\"{name}\""), f64::from(most)));
+    }
+    write_gauge(
+        out,
+        "quire_db_pool_connections",
+        "Open database connections, idle or in use.",
+        &connections,
+    );
+    write_gauge(
+        out,
+        "quire_db_pool_max_connections",
+        "Most connections each pool may open.",
+        &max,
+    );
+}
+
+/// Live and trashed documents, in one query with no parameters so it reads the
+/// same on every database quire supports.
+async fn write_documents(out: &mut String, state: &AppState) {
+    let counts: Result<(i64, i64), _> = sqlx::query_as(
+        "SELECT count(*) FILTER (WHERE deleted_at IS NULL), \
+                count(*) FILTER (WHERE deleted_at IS NOT NULL) \
+         FROM documents",
+    )
+    .fetch_one(&state.db.read)
+    .await;
+    match counts {
+        Ok((live, trash)) => write_gauge(
+            out,
+            "quire_documents",
+            "Documents, live or in the trash.",
+            &[
+                ("state=\"live\"".into(), live as f64),
+                ("state=\"trash\"".into(), trash as f64),
+            ],
+        ),
+        Err(e) => tracing::warn!(error = %e, "counting documents for /metrics"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_match_only_when_equal() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abc", "abd"));
+        assert!(!same_secret("abc", "abcd"));
+        assert!(!same_secret("", "abc"));
+    }
+
+    #[test]
+    fn the_lag_is_worked_out_at_most_once_per_interval() {
+        let cache = LagCache::default();
+        assert_eq!(cache.get(|| Some(3.0)), Some(3.0));
+        assert_eq!(cache.get(|| Some(9.0)), Some(3.0));
+    }
+}
