@@ -97,9 +97,15 @@ async fn pool_gauges_and_the_writer_wait_are_reported() {
             assert!(sample(&text, &series).is_some(), "{series} in:\n{text}");
         }
     }
+    // SQLite: one writer connection; PostgreSQL: one pool for both.
+    let writers = if crate::helpers::on_postgres() {
+        app.config.db_connections as f64
+    } else {
+        1.0
+    };
     assert_eq!(
         sample(&text, r#"quire_db_pool_max_connections{pool="write"}"#),
-        Some(1.0)
+        Some(writers)
     );
     let waits = sample(&text, "quire_db_writer_wait_seconds_count").unwrap_or(0.0);
     assert!(waits >= 1.0, "{text}");
