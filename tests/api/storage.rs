@@ -1,5 +1,5 @@
-use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::ConnectOptions;
+use sqlx::sqlite::SqliteConnectOptions;
 
 use crate::helpers::{on_postgres, spawn_with};
 
