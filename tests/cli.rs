@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+#[path = "cli/migrate_to.rs"]
+mod migrate_to;
 #[path = "cli/transfer.rs"]
 mod transfer;
 
