@@ -278,12 +278,7 @@ async fn migrate_to(config: &Config, target: &str) -> anyhow::Result<()> {
     let report =
         crate::ops::migrate_to::migrate_to(config, target, std::io::stderr().is_terminal()).await?;
     print!("{}", report.table());
-    let differ: Vec<&str> = report
-        .tables
-        .iter()
-        .filter(|t| !t.matches())
-        .map(|t| t.name)
-        .collect();
+    let differ = report.mismatched();
     anyhow::ensure!(
         differ.is_empty(),
         "the copy in {} differs from the source in: {}",

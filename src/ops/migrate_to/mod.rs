@@ -45,8 +45,13 @@ pub struct MigrateReport {
 }
 
 impl MigrateReport {
-    pub fn verified(&self) -> bool {
-        self.tables.iter().all(TableCheck::matches)
+    /// Tables whose copy differs from the source; empty when the copy is verified.
+    pub fn mismatched(&self) -> Vec<&'static str> {
+        self.tables
+            .iter()
+            .filter(|t| !t.matches())
+            .map(|t| t.name)
+            .collect()
     }
 
     pub fn rows(&self) -> u64 {
