@@ -91,8 +91,9 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Copy the SQLite database into an empty PostgreSQL database and verify the
-    /// copy. Stop quire first: writes made during the copy would not be copied.
+    /// Copy the SQLite database into an empty PostgreSQL database and verify the copy.
+    ///
+    /// Stop quire first: writes made during the copy would not be copied.
     /// Everything moves with its keys: documents, history, drafts, accounts,
     /// sessions and API tokens, so after setting QUIRE_DATABASE_URL to the target
     /// and starting quire again everyone stays signed in. A target that holds any
