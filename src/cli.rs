@@ -91,6 +91,18 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Copy the SQLite database into an empty PostgreSQL database and verify the copy.
+    ///
+    /// Stop quire first: writes made during the copy would not be copied.
+    /// Everything moves with its keys: documents, history, drafts, accounts,
+    /// sessions and API tokens, so after setting QUIRE_DATABASE_URL to the target
+    /// and starting quire again everyone stays signed in. A target that holds any
+    /// data is refused and left as it was.
+    MigrateTo {
+        /// The target, e.g. postgres://quire:PASSWORD@localhost/quire.
+        #[arg(value_name = "POSTGRES_URL")]
+        target: String,
+    },
     /// Check the database and whether it is being replicated.
     Doctor,
     /// Exit 0 if the server at QUIRE_BIND answers /healthz (for container health
@@ -229,6 +241,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Command::MigrateTo { target } => migrate_to(&cli.config, &target).await,
         Command::Doctor => doctor(&cli.config).await,
         Command::Healthcheck => healthcheck(&cli.config.bind),
         Command::Config => {
@@ -258,6 +271,29 @@ fn healthcheck(bind: &str) -> anyhow::Result<()> {
         String::from_utf8_lossy(&head)
     );
     println!("ok");
+    Ok(())
+}
+
+async fn migrate_to(config: &Config, target: &str) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    let report =
+        crate::ops::migrate_to::migrate_to(config, target, std::io::stderr().is_terminal()).await?;
+    print!("{}", report.table());
+    let differ = report.mismatched();
+    anyhow::ensure!(
+        differ.is_empty(),
+        "the copy in {} differs from the source in: {}",
+        crate::db::redact(target),
+        differ.join(", ")
+    );
+    println!(
+        "verified: {} rows in {} tables copied to {} in {:.1} s; set QUIRE_DATABASE_URL to it \
+         and start quire",
+        report.rows(),
+        report.tables.len(),
+        crate::db::redact(target),
+        report.seconds
+    );
     Ok(())
 }
 

@@ -4,6 +4,8 @@ use std::process::Command;
 
 #[path = "cli/logs.rs"]
 mod logs;
+#[path = "cli/migrate_to.rs"]
+mod migrate_to;
 #[path = "cli/transfer.rs"]
 mod transfer;
 

@@ -1,0 +1,354 @@
+//! `quire migrate-to postgres://...`: copies the SQLite database into an empty
+//! PostgreSQL database, keys and all, in one target transaction, then reads the
+//! target back and compares row counts and SHA-256 digests table by table.
+
+mod rows;
+mod tables;
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use anyhow::Context;
+use futures_util::TryStreamExt;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::config::Config;
+use crate::db::{self, Backend, Db, WriteTx};
+use rows::{TableDigest, Value};
+use tables::{NOT_COPIED, TABLES, Table};
+
+/// PostgreSQL takes at most 65,535 parameters in one statement.
+const MAX_PARAMS: usize = 65_535;
+const MAX_BATCH_ROWS: usize = 1_000;
+/// Documents may be large: a batch is sent once it holds this much.
+const MAX_BATCH_BYTES: usize = 8 << 20;
+/// The schema's own ceiling on a body; see the note in `copy_all`.
+const HARD_BODY_CAP: i64 = 67_108_864;
+
+pub struct TableCheck {
+    pub name: &'static str,
+    pub source_rows: u64,
+    pub target_rows: u64,
+    pub source_sha256: [u8; 32],
+    pub target_sha256: [u8; 32],
+}
+
+impl TableCheck {
+    pub fn matches(&self) -> bool {
+        self.source_rows == self.target_rows && self.source_sha256 == self.target_sha256
+    }
+}
+
+pub struct MigrateReport {
+    pub tables: Vec<TableCheck>,
+    pub seconds: f64,
+}
+
+impl MigrateReport {
+    /// Tables whose copy differs from the source; empty when the copy is verified.
+    pub fn mismatched(&self) -> Vec<&'static str> {
+        self.tables
+            .iter()
+            .filter(|t| !t.matches())
+            .map(|t| t.name)
+            .collect()
+    }
+
+    pub fn rows(&self) -> u64 {
+        self.tables.iter().map(|t| t.source_rows).sum()
+    }
+
+    /// One line per table: counts on both sides and the first 12 hex digits of
+    /// each side's digest.
+    pub fn table(&self) -> String {
+        let mut out = format!(
+            "{:16} {:>10} {:>10}  {:12}  {:12}\n",
+            "table", "source", "target", "source sha", "target sha"
+        );
+        for t in &self.tables {
+            out.push_str(&format!(
+                "{:16} {:>10} {:>10}  {:12}  {:12}  {}\n",
+                t.name,
+                t.source_rows,
+                t.target_rows,
+                &crate::transfer::hex(&t.source_sha256)[..12],
+                &crate::transfer::hex(&t.target_sha256)[..12],
+                if t.matches() { "ok" } else { "MISMATCH" }
+            ));
+        }
+        out
+    }
+}
+
+/// Copies the SQLite database `config` names into the empty PostgreSQL database
+/// at `target_url` and verifies the copy. Refuses, changing nothing, unless the
+/// source is SQLite and the target holds no data.
+pub async fn migrate_to(
+    config: &Config,
+    target_url: &str,
+    progress: bool,
+) -> anyhow::Result<MigrateReport> {
+    let started = Instant::now();
+    anyhow::ensure!(
+        Backend::of_url(&config.database_url) == Some(Backend::Sqlite),
+        "migrate-to copies from a SQLite database, but QUIRE_DATABASE_URL is {}",
+        db::redact(&config.database_url)
+    );
+    let path = config.sqlite_path().map_err(anyhow::Error::msg)?;
+    anyhow::ensure!(path.exists(), "there is no database at {}", path.display());
+    anyhow::ensure!(
+        Backend::of_url(target_url) == Some(Backend::Postgres),
+        "the target must be a postgres:// URL, not {}",
+        db::redact(target_url)
+    );
+
+    let source = Db::open(config).await.context("opening the source")?;
+    let target_config = Config {
+        database_url: target_url.trim().to_owned(),
+        ..config.clone()
+    };
+    let target = match Db::open(&target_config).await {
+        Ok(target) => target,
+        Err(e) => {
+            source.close().await;
+            return Err(e.context("opening the target"));
+        }
+    };
+    let result = copy_and_verify(&source, &target, config.max_doc_bytes, progress).await;
+    source.close().await;
+    target.close().await;
+    let mut report = result?;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+async fn copy_and_verify(
+    source: &Db,
+    target: &Db,
+    cap: usize,
+    progress: bool,
+) -> anyhow::Result<MigrateReport> {
+    check_schema(source).await?;
+    let copied = copy_all(source, target, cap, progress).await?;
+    let mut read = target
+        .begin_snapshot()
+        .await
+        .context("reading back the target")?;
+    let mut checks = Vec::with_capacity(TABLES.len());
+    for (table, (source_rows, source_sha256)) in TABLES.iter().zip(copied) {
+        let (target_rows, target_sha256) = digest(&mut read, table, Backend::Postgres)
+            .await
+            .with_context(|| format!("reading back {}", table.name))?;
+        checks.push(TableCheck {
+            name: table.name,
+            source_rows,
+            target_rows,
+            source_sha256,
+            target_sha256,
+        });
+    }
+    read.rollback().await.ok();
+    Ok(MigrateReport {
+        tables: checks,
+        seconds: 0.0,
+    })
+}
+
+/// Refuses a source with tables or columns this copy does not know, so a new
+/// migration that forgets to extend `tables.rs` fails loudly instead of dropping data.
+async fn check_schema(source: &Db) -> anyhow::Result<()> {
+    let found: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM pragma_table_list
+         WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'",
+    )
+    .fetch_all(&source.read)
+    .await
+    .context("listing the source's tables")?;
+    let mut unknown: Vec<String> = Vec::new();
+    for name in found {
+        if NOT_COPIED.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(table) = TABLES.iter().find(|t| t.name == name) else {
+            unknown.push(name);
+            continue;
+        };
+        let columns: Vec<String> = sqlx::query_scalar("SELECT name FROM pragma_table_info($1)")
+            .bind(&name)
+            .fetch_all(&source.read)
+            .await
+            .with_context(|| format!("listing the columns of {name}"))?;
+        let known: BTreeSet<&str> = table.columns.iter().map(|(c, _)| *c).collect();
+        let have: BTreeSet<&str> = columns.iter().map(String::as_str).collect();
+        unknown.extend(have.difference(&known).map(|c| format!("{name}.{c}")));
+        unknown.extend(
+            known
+                .difference(&have)
+                .map(|c| format!("{name}.{c} (missing)")),
+        );
+    }
+    anyhow::ensure!(
+        unknown.is_empty(),
+        "the source has tables or columns this version of quire does not copy: {}",
+        unknown.join(", ")
+    );
+    Ok(())
+}
+
+/// Every table from one SQLite snapshot into one PostgreSQL transaction: the
+/// target gets all of it or none. Returns each table's count and digest as read.
+async fn copy_all(
+    source: &Db,
+    target: &Db,
+    cap: usize,
+    progress: bool,
+) -> anyhow::Result<Vec<(u64, [u8; 32])>> {
+    let mut tx = target
+        .begin_write()
+        .await
+        .context("starting the target transaction")?;
+    let mut filled = Vec::new();
+    for table in TABLES {
+        let any: bool = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT EXISTS (SELECT 1 FROM {})",
+            table.name
+        )))
+        .fetch_one(&mut *tx)
+        .await
+        .with_context(|| format!("checking that the target's {} is empty", table.name))?;
+        if any {
+            filled.push(table.name);
+        }
+    }
+    anyhow::ensure!(
+        filled.is_empty(),
+        "the target database is not empty (it has {}); migrate-to only fills an empty \
+         database and changed nothing",
+        filled.join(", ")
+    );
+    // Documents saved under a larger QUIRE_MAX_DOC_BYTES than today's must still
+    // copy: the cap trigger is lifted to the schema's ceiling inside this
+    // transaction and put back before it commits.
+    set_cap(&mut tx, HARD_BODY_CAP).await?;
+
+    let mut snapshot = source
+        .begin_snapshot()
+        .await
+        .context("starting a read of the source")?;
+    let mut total = 0u64;
+    for table in TABLES {
+        let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*) FROM {}",
+            table.name
+        )))
+        .fetch_one(&mut *snapshot)
+        .await
+        .with_context(|| format!("counting {}", table.name))?;
+        total += n as u64;
+    }
+    let bar = progress_bar(total, progress)?;
+    let mut digests = Vec::with_capacity(TABLES.len());
+    for table in TABLES {
+        bar.set_message(table.name);
+        let d = copy_table(&mut snapshot, &mut tx, table, &bar)
+            .await
+            .with_context(|| format!("copying {}", table.name))?;
+        digests.push(d);
+        if let Some(column) = table.identity {
+            db::sync_identity(&mut tx, table.name, column)
+                .await
+                .with_context(|| format!("moving {}.{column} past the copied keys", table.name))?;
+        }
+    }
+    snapshot.rollback().await.ok();
+    set_cap(&mut tx, cap as i64).await?;
+    tx.commit().await.context("committing the copy")?;
+    bar.finish_and_clear();
+    Ok(digests)
+}
+
+async fn set_cap(tx: &mut WriteTx, cap: i64) -> anyhow::Result<()> {
+    sqlx::query("UPDATE quire_settings SET value = $1 WHERE key = 'max_doc_bytes'")
+        .bind(cap)
+        .execute(&mut **tx)
+        .await
+        .context("setting the size cap on the target")?;
+    Ok(())
+}
+
+async fn copy_table(
+    source: &mut WriteTx,
+    target: &mut WriteTx,
+    table: &Table,
+    bar: &ProgressBar,
+) -> anyhow::Result<(u64, [u8; 32])> {
+    let max_rows = (MAX_PARAMS / table.columns.len()).min(MAX_BATCH_ROWS);
+    let select = table.select(Backend::Sqlite);
+    let mut stream = sqlx::query(sqlx::AssertSqlSafe(select)).fetch(&mut **source);
+    let mut digest = TableDigest::default();
+    let mut batch: Vec<Vec<Value>> = Vec::with_capacity(max_rows);
+    let mut bytes = 0;
+    while let Some(row) = stream.try_next().await? {
+        let values = rows::decode(&row, table)?;
+        digest.add(&values);
+        bytes += values.iter().map(Value::bytes).sum::<usize>();
+        batch.push(values);
+        if batch.len() >= max_rows || bytes >= MAX_BATCH_BYTES {
+            let n = batch.len() as u64;
+            insert_batch(target, table, std::mem::take(&mut batch)).await?;
+            bar.inc(n);
+            bytes = 0;
+        }
+    }
+    if !batch.is_empty() {
+        let n = batch.len() as u64;
+        insert_batch(target, table, batch).await?;
+        bar.inc(n);
+    }
+    Ok(digest.finish())
+}
+
+async fn insert_batch(
+    target: &mut WriteTx,
+    table: &Table,
+    batch: Vec<Vec<Value>>,
+) -> anyhow::Result<()> {
+    let sql = table.insert(batch.len());
+    let query = batch
+        .into_iter()
+        .fold(sqlx::query(sqlx::AssertSqlSafe(sql)), rows::bind);
+    query.execute(&mut **target).await?;
+    Ok(())
+}
+
+/// Count and digest of a table as `conn` sees it, read the same way as the copy.
+async fn digest(
+    conn: &mut WriteTx,
+    table: &Table,
+    backend: Backend,
+) -> anyhow::Result<(u64, [u8; 32])> {
+    let mut stream = sqlx::query(sqlx::AssertSqlSafe(table.select(backend))).fetch(&mut **conn);
+    let mut digest = TableDigest::default();
+    while let Some(row) = stream.try_next().await? {
+        digest.add(&rows::decode(&row, table)?);
+    }
+    Ok(digest.finish())
+}
+
+fn progress_bar(total: u64, visible: bool) -> anyhow::Result<ProgressBar> {
+    let bar = ProgressBar::with_draw_target(
+        Some(total),
+        if visible {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} copying {msg:14} [{bar:40}] {pos}/{len} rows, {per_sec}, eta {eta}",
+        )?
+        .progress_chars("=> "),
+    );
+    Ok(bar)
+}

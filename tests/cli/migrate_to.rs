@@ -1,0 +1,326 @@
+//! `quire migrate-to`: a SQLite database with accounts, history, a draft, a
+//! session and an API token is copied to a fresh PostgreSQL database, which quire
+//! then serves. Needs the PostgreSQL server in `QUIRE_TEST_POSTGRES` (default
+//! `postgres://postgres@127.0.0.1:5432`); fails when it is unreachable.
+
+use std::io::Write;
+use std::process::{Output, Stdio};
+
+use quire::accounts::{self, User};
+use quire::config::Config;
+use quire::db::Db;
+use quire::documents::{self, Actor, DocId, Valid};
+use quire::startup::Application;
+use reqwest::StatusCode;
+use sqlx::{Connection, Executor};
+
+use super::quire;
+
+const PASSWORD: &str = "a long enough password";
+
+fn postgres_server() -> String {
+    std::env::var("QUIRE_TEST_POSTGRES")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432".into())
+        .trim()
+        .trim_end_matches('/')
+        .to_owned()
+}
+
+/// An empty database named `quire_t_<random>` (the test scripts drop them).
+async fn fresh_postgres_database() -> String {
+    let server = postgres_server();
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).unwrap();
+    let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let name = format!("quire_t_{name}");
+    let mut conn = sqlx::postgres::PgConnection::connect(&format!("{server}/postgres"))
+        .await
+        .unwrap_or_else(|e| panic!("PostgreSQL at {server} is needed for these tests: {e}"));
+    conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .unwrap();
+    conn.close().await.ok();
+    format!("{server}/{name}")
+}
+
+async fn count(url: &str, table: &str) -> i64 {
+    let mut conn = sqlx::postgres::PgConnection::connect(url).await.unwrap();
+    let n = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.ok();
+    n
+}
+
+struct Source {
+    _dir: tempfile::TempDir,
+    url: String,
+}
+
+impl Source {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("q.db").display());
+        Self { _dir: dir, url }
+    }
+
+    fn run(&self, args: &[&str], stdin: &str) -> Output {
+        let mut child = quire()
+            .args(args)
+            .env("QUIRE_DATABASE_URL", &self.url)
+            .env("QUIRE_LOG", "warn")
+            .env("RUST_BACKTRACE", "0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        write!(child.stdin.take().unwrap(), "{stdin}").unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args, "");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn config(&self) -> Config {
+        let mut config = Config::from_env();
+        config.database_url = self.url.clone();
+        config
+    }
+}
+
+/// What the seeded source holds beyond generated documents.
+struct Seeded {
+    doc_id: String,
+    session: String,
+    token: String,
+}
+
+/// Alice (an administrator, through the binary), 12 generated documents, and one
+/// document of hers saved five times with a draft on top, a session and a token.
+async fn seed(source: &Source) -> Seeded {
+    let out = source.run(
+        &["user", "add", "alice", "--admin", "--password-stdin"],
+        &format!("{PASSWORD}\n"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    source.ok(&["seed", "--count", "12", "--size", "600"]);
+
+    let config = source.config();
+    let db = Db::open(&config).await.unwrap();
+    let alice: User =
+        sqlx::query_as("SELECT id, username, is_admin FROM users WHERE username = $1")
+            .bind("alice")
+            .fetch_one(&db.read)
+            .await
+            .unwrap();
+    let actor = Actor {
+        user_id: alice.id,
+        name: &alice.username,
+    };
+    let valid = |n: usize| Valid::parse("Field notes", &text(n), config.max_doc_bytes).unwrap();
+    let doc = documents::create(&db, valid(1), Some(actor)).await.unwrap();
+    let id = DocId::parse(&doc.id).unwrap();
+    for n in 2..=5 {
+        documents::update(&db, &id, n as i64 - 1, valid(n), Some(actor))
+            .await
+            .unwrap();
+    }
+    documents::drafts::put(
+        &db,
+        &id,
+        actor,
+        "Field notes",
+        "unsaved words",
+        5,
+        config.max_doc_bytes,
+    )
+    .await
+    .unwrap();
+    let session = accounts::start_session(&db, &alice).await.unwrap();
+    let token = accounts::tokens::create(&db, &alice, "script")
+        .await
+        .unwrap();
+    db.close().await;
+    Seeded {
+        doc_id: doc.id,
+        session,
+        token,
+    }
+}
+
+/// The body of save `n`: every save keeps the lines before it.
+fn text(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("entry {i} of the notebook\n"))
+        .collect()
+}
+
+async fn serve(url: &str) -> String {
+    let mut config = Config::from_env();
+    config.database_url = url.to_owned();
+    config.bind = "127.0.0.1:0".into();
+    config.workers = 1;
+    let app = Application::build(config).await.unwrap();
+    let address = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    address
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .cookie_store(true)
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn migrate_to_copies_history_accounts_and_sessions_and_quire_serves_the_copy() {
+    let source = Source::new();
+    let seeded = seed(&source).await;
+    let target = fresh_postgres_database().await;
+
+    let out = source.ok(&["migrate-to", &target]);
+
+    assert!(out.contains("verified"), "{out}");
+    for table in ["documents", "revisions", "sessions", "api_tokens", "drafts"] {
+        let line = out.lines().find(|l| l.starts_with(table)).unwrap();
+        assert!(line.ends_with("ok"), "{line}");
+    }
+    assert_eq!(count(&target, "documents").await, 13);
+    assert_eq!(count(&target, "revisions").await, 12 + 5);
+
+    let address = serve(&target).await;
+    let http = client();
+    let doc = http
+        .get(format!("{address}/api/v1/documents/{}", seeded.doc_id))
+        .bearer_auth(&seeded.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(doc.status(), StatusCode::OK, "the API token still works");
+    let doc: serde_json::Value = doc.json().await.unwrap();
+    assert_eq!(doc["version"], 5);
+    assert_eq!(doc["body"], text(5));
+
+    let session = format!("quire_session={}", seeded.session);
+    let old = http
+        .get(format!("{address}/d/{}/r/1", seeded.doc_id))
+        .header(reqwest::header::COOKIE, &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(old.status(), StatusCode::OK, "the session still works");
+    let old = old.text().await.unwrap();
+    assert!(old.contains("entry 1 of the notebook"), "{old}");
+    assert!(!old.contains("entry 2 of the notebook"), "{old}");
+
+    let created = http
+        .post(format!("{address}/api/v1/documents"))
+        .bearer_auth(&seeded.token)
+        .json(&serde_json::json!({ "title": "Made after the move", "body": "new" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        created.status(),
+        StatusCode::CREATED,
+        "new rows get keys past the copied ones"
+    );
+
+    let signed_in = sign_in(&address, "alice", PASSWORD).await;
+    assert_eq!(signed_in, StatusCode::SEE_OTHER, "the password still works");
+}
+
+/// Posts the sign-in form as a browser would; returns the answer's status.
+async fn sign_in(address: &str, username: &str, password: &str) -> StatusCode {
+    let http = client();
+    let page = http
+        .get(format!("{address}/login"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let csrf = page
+        .split(r#"name="csrf" value=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+    http.post(format!("{address}/login"))
+        .form(&[
+            ("username", username),
+            ("password", password),
+            ("csrf", &csrf),
+            ("next", "/"),
+        ])
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+#[tokio::test]
+async fn migrate_to_refuses_a_target_that_holds_data_and_changes_nothing() {
+    let source = Source::new();
+    source.ok(&["seed", "--count", "3", "--size", "200"]);
+    let target = fresh_postgres_database().await;
+    source.ok(&["migrate-to", &target]);
+    source.ok(&["seed", "--count", "2", "--size", "200", "--seed", "2"]);
+
+    let again = source.run(&["migrate-to", &target], "");
+
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        err.contains("not empty") && err.contains("documents"),
+        "{err}"
+    );
+    assert_eq!(count(&target, "documents").await, 3);
+}
+
+#[tokio::test]
+async fn migrate_to_refuses_a_source_that_is_not_sqlite() {
+    let target = fresh_postgres_database().await;
+
+    let out = quire()
+        .args(["migrate-to", &target])
+        .env("QUIRE_DATABASE_URL", &target)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("copies from a SQLite database"), "{err}");
+}
+
+#[tokio::test]
+async fn migrate_to_refuses_a_target_that_is_not_postgres() {
+    let source = Source::new();
+    source.ok(&["seed", "--count", "1", "--size", "100"]);
+
+    let out = source.run(&["migrate-to", "sqlite://elsewhere.db"], "");
+
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("must be a postgres:// URL"), "{err}");
+}
