@@ -8,6 +8,7 @@ pub mod documents;
 pub mod error;
 pub mod metrics;
 pub mod ops;
+pub mod progress;
 pub mod seed;
 pub mod startup;
 pub mod transfer;

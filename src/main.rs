@@ -7,7 +7,14 @@ use quire::config::LogFormat;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let filter = EnvFilter::try_new(&cli.config.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    // PostgreSQL's notices ("relation ... already exists, skipping" at every start)
+    // are not news to an operator unless asked for.
+    let quiet = |f: EnvFilter| match "sqlx::postgres::notice=warn".parse() {
+        Ok(d) if !cli.config.log.contains("sqlx") => f.add_directive(d),
+        _ => f,
+    };
+    let filter =
+        quiet(EnvFilter::try_new(&cli.config.log).unwrap_or_else(|_| EnvFilter::new("info")));
     use std::io::IsTerminal;
     let logs = tracing_subscriber::fmt().with_env_filter(filter);
     match cli.config.log_format {

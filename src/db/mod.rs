@@ -310,7 +310,7 @@ pub async fn sync_identity(
 /// The URL without its password, for messages and logs.
 pub fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
+        (Some(scheme), Some(at)) if at > scheme && url[scheme + 3..at].contains(':') => {
             let userinfo = &url[scheme + 3..at];
             let user = userinfo.split(':').next().unwrap_or_default();
             format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
@@ -330,6 +330,7 @@ mod tests {
             "postgres://quire:***@db:5432/quire"
         );
         assert_eq!(redact("sqlite://./data/q.db"), "sqlite://./data/q.db");
+        assert_eq!(redact("postgres://u@h/d"), "postgres://u@h/d");
     }
 
     #[test]

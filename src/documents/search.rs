@@ -74,32 +74,58 @@ pub(super) fn script_runs(word: &str) -> Vec<(String, bool)> {
     runs
 }
 
-pub fn translate(input: &str) -> Translated {
-    let terms = terms(input);
-    if terms.is_empty() {
-        return Translated::default();
-    }
-    let last = terms.len() - 1;
-    let mut words = Vec::new();
+/// What a query asks for, whatever the engine: runs of CJK characters (matched
+/// by their neighbouring pairs) and words in order, each maybe a prefix.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Unit {
+    Cjk { grams: Vec<String>, prefix: bool },
+    Words { words: Vec<String>, prefix: bool },
+}
+
+/// Each term's CJK runs, then its other words as one unit; the last plain
+/// (unquoted) term is a prefix, as is a lone CJK character.
+pub(super) fn units(terms: &[Term]) -> Vec<Unit> {
+    let last = terms.len().saturating_sub(1);
+    let mut out = Vec::new();
     for (i, term) in terms.iter().enumerate() {
         let mut latin = Vec::new();
         for w in &term.words {
             for (run, is_cjk) in script_runs(w) {
                 if is_cjk {
+                    let prefix = run.chars().count() == 1;
                     let grams = cjk::bigrams(&run);
-                    let prefix = if run.chars().count() == 1 { "*" } else { "" };
-                    words.push(format!("cjk : \"{}\"{prefix}", grams.join(" ")));
+                    out.push(Unit::Cjk { grams, prefix });
                 } else {
                     latin.push(run);
                 }
             }
         }
-        if latin.is_empty() {
-            continue;
+        if !latin.is_empty() {
+            let prefix = i == last && !term.phrase;
+            out.push(Unit::Words {
+                words: latin,
+                prefix,
+            });
         }
-        let prefix = if i == last && !term.phrase { "*" } else { "" };
-        words.push(format!("\"{}\"{prefix}", latin.join(" ")));
     }
+    out
+}
+
+pub fn translate(input: &str) -> Translated {
+    let terms = terms(input);
+    if terms.is_empty() {
+        return Translated::default();
+    }
+    let star = |prefix: bool| if prefix { "*" } else { "" };
+    let words: Vec<String> = units(&terms)
+        .into_iter()
+        .map(|unit| match unit {
+            Unit::Cjk { grams, prefix } => {
+                format!("cjk : \"{}\"{}", grams.join(" "), star(prefix))
+            }
+            Unit::Words { words, prefix } => format!("\"{}\"{}", words.join(" "), star(prefix)),
+        })
+        .collect();
     let long_enough = terms
         .iter()
         .all(|t| t.words.iter().all(|w| w.chars().count() >= 3));

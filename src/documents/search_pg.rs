@@ -4,34 +4,31 @@
 //! words are only ever bound as values; the terms hold letters and digits only, so
 //! the `tsquery` text has no syntax of the user's in it.
 
-use super::search::{RANKED_AT_MOST, Term, script_runs};
-use super::{access, cjk};
+use super::access;
+use super::search::{RANKED_AT_MOST, Term, Unit, units};
 
 /// `tsquery` text: each term's words in order (`<->`), terms joined by `&`; the
 /// last plain word is also a prefix; CJK runs match their bigrams.
 pub(super) fn tsquery(terms: &[Term]) -> Option<String> {
-    let last = terms.len().checked_sub(1)?;
-    let mut parts = Vec::new();
-    for (i, term) in terms.iter().enumerate() {
-        let mut latin = Vec::new();
-        for w in &term.words {
-            for (run, is_cjk) in script_runs(w) {
-                if is_cjk {
-                    let grams = cjk::bigrams(&run);
-                    let quoted: Vec<String> = grams.iter().map(|g| format!("'{g}'")).collect();
-                    let prefix = if run.chars().count() == 1 { ":*" } else { "" };
-                    parts.push(format!("({}{prefix})", quoted.join(" <-> ")));
-                } else {
-                    latin.push(format!("'{run}'"));
-                }
+    let parts: Vec<String> = units(terms)
+        .into_iter()
+        .map(|unit| {
+            let (Unit::Cjk {
+                grams: lexemes,
+                prefix,
             }
-        }
-        if latin.is_empty() {
-            continue;
-        }
-        let prefix = if i == last && !term.phrase { ":*" } else { "" };
-        parts.push(format!("({}{prefix})", latin.join(" <-> ")));
-    }
+            | Unit::Words {
+                words: lexemes,
+                prefix,
+            }) = unit;
+            let quoted: Vec<String> = lexemes.iter().map(|l| format!("'{l}'")).collect();
+            format!(
+                "({}{})",
+                quoted.join(" <-> "),
+                if prefix { ":*" } else { "" }
+            )
+        })
+        .collect();
     (!parts.is_empty()).then(|| parts.join(" & "))
 }
 

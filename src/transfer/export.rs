@@ -7,7 +7,6 @@
 use std::io::{Seek, Write};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sha2::{Digest, Sha256};
 use zip::write::SimpleFileOptions;
 
@@ -52,20 +51,11 @@ pub async fn export<W: Write + Seek + Send + 'static>(
     .bind(opts.viewer)
     .fetch_one(&mut *tx)
     .await?;
-    let bar = ProgressBar::with_draw_target(
-        Some(total as u64),
-        if opts.progress {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} exporting [{bar:40}] {pos}/{len} documents, {per_sec}, eta {eta}",
-        )?
-        .progress_chars("=> "),
-    );
+    let bar = crate::progress::bar(
+        total as u64,
+        opts.progress,
+        "exporting [{bar:40}] {pos}/{len} documents",
+    )?;
     let (send, recv) = tokio::sync::mpsc::channel::<Vec<Entry>>(4);
     let history = opts.history;
     let writer = tokio::task::spawn_blocking(move || write_zip(out, recv, history));

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use sha2::{Digest, Sha256};
 
 use super::frontmatter::{self, Meta};
@@ -151,21 +151,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
 }
 
 fn progress_bar(total: u64, visible: bool) -> anyhow::Result<ProgressBar> {
-    let bar = ProgressBar::with_draw_target(
-        Some(total),
-        if visible {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} importing [{bar:40}] {pos}/{len} files, {per_sec}, eta {eta}",
-        )?
-        .progress_chars("=> "),
-    );
-    Ok(bar)
+    crate::progress::bar(total, visible, "importing [{bar:40}] {pos}/{len} files")
 }
 
 /// One batch, one transaction: ids already in quire (or twice in this import) are

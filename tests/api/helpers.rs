@@ -71,6 +71,19 @@ pub async fn fresh_postgres_database(server: &str) -> String {
     format!("{server}/{name}")
 }
 
+/// A new API token made on the account page by a signed-in `client`.
+pub async fn api_token(address: &str, client: &reqwest::Client, csrf: &str) -> String {
+    let res = client
+        .post(format!("{address}/account/tokens"))
+        .form(&[("name", "script"), ("csrf", csrf)])
+        .send()
+        .await
+        .unwrap();
+    let html = res.text().await.unwrap();
+    let start = html.find("qt_").expect("the token is shown once");
+    html[start..start + 67].to_owned()
+}
+
 /// Starts a server over an existing folder (to test what survives a restart).
 pub async fn start(config: Config, dir: TempDir) -> TestApp {
     let app = Application::build(config.clone())

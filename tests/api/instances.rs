@@ -164,15 +164,7 @@ async fn racing_saves_on_two_instances_never_lose_an_acknowledged_write() {
         return;
     };
     let (client, csrf) = sign_in(&a.address, "alice", PASSWORD).await;
-    let res = client
-        .post(format!("{}/account/tokens", a.address))
-        .form(&[("name", "race"), ("csrf", &csrf)])
-        .send()
-        .await
-        .unwrap();
-    let html = res.text().await.unwrap();
-    let start = html.find("qt_").expect("the token is shown once");
-    let token = html[start..start + 67].to_owned();
+    let token = crate::helpers::api_token(&a.address, &client, &csrf).await;
     let api = |address: &str, method: reqwest::Method, path: &str| {
         reqwest::Client::new()
             .request(method, format!("{address}/api/v1/documents{path}"))

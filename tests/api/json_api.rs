@@ -4,15 +4,7 @@ use serde_json::{Value, json};
 use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app};
 
 async fn token_for(app: &TestApp, client: &reqwest::Client, csrf: &str) -> String {
-    let res = client
-        .post(format!("{}/account/tokens", app.address))
-        .form(&[("name", "script"), ("csrf", csrf)])
-        .send()
-        .await
-        .unwrap();
-    let html = res.text().await.unwrap();
-    let start = html.find("qt_").expect("the token is shown once");
-    html[start..start + 67].to_owned()
+    crate::helpers::api_token(&app.address, client, csrf).await
 }
 
 fn api(app: &TestApp, method: reqwest::Method, path: &str, token: &str) -> reqwest::RequestBuilder {

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use futures_util::TryStreamExt;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::config::Config;
 use crate::db::{self, Backend, Db, WriteTx};
@@ -336,19 +336,9 @@ async fn digest(
 }
 
 fn progress_bar(total: u64, visible: bool) -> anyhow::Result<ProgressBar> {
-    let bar = ProgressBar::with_draw_target(
-        Some(total),
-        if visible {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} copying {msg:14} [{bar:40}] {pos}/{len} rows, {per_sec}, eta {eta}",
-        )?
-        .progress_chars("=> "),
-    );
-    Ok(bar)
+    crate::progress::bar(
+        total,
+        visible,
+        "copying {msg:14} [{bar:40}] {pos}/{len} rows",
+    )
 }
