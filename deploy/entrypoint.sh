@@ -5,11 +5,17 @@
 #   no data, no replica     -> start empty
 # A failed restore stops here: quire never starts empty over a replica by accident.
 set -eu
+QUIRE_BIN=${QUIRE_BIN:-quire}
+case "${QUIRE_DATABASE_URL:-}" in
+  postgres://*|postgresql://*)
+    # PostgreSQL keeps and replicates the data itself: nothing to restore here.
+    echo "entrypoint: serving from PostgreSQL"
+    exec "$QUIRE_BIN" serve ;;
+esac
 : "${QUIRE_DB_PATH:=/data/quire.db}"
 : "${QUIRE_LITESTREAM_SOCKET:=/tmp/litestream.sock}"
 : "${QUIRE_LITESTREAM_CONFIG:=/etc/litestream.yml}"
 : "${QUIRE_LITESTREAM_MODE:=exec}"
-QUIRE_BIN=${QUIRE_BIN:-quire}
 LITESTREAM=${LITESTREAM:-litestream}
 export QUIRE_DB_PATH QUIRE_LITESTREAM_SOCKET
 export QUIRE_DATABASE_URL="sqlite://$QUIRE_DB_PATH"
