@@ -41,8 +41,8 @@ echo "== lint"
 cargo clippy --all-targets --locked -- -D warnings
 echo "== tests"
 cargo test --all-targets --locked
-echo "== tests on PostgreSQL: every API test again, one new database each, and two instances"
-QUIRE_TEST_POSTGRES="$PG_SERVER" cargo test --locked --test api
+echo "== tests on PostgreSQL: every API test and the import, export and account commands again, one new database each, and two instances"
+QUIRE_TEST_POSTGRES="$PG_SERVER" cargo test --locked --test api --test cli
 ./scripts/postgres.sh >/dev/null
 echo "== browser tests"
 ./scripts/browser-tests.sh

@@ -6,6 +6,8 @@ use std::process::Command;
 mod logs;
 #[path = "cli/migrate_to.rs"]
 mod migrate_to;
+#[path = "cli/pg.rs"]
+mod pg;
 #[path = "cli/transfer.rs"]
 mod transfer;
 
@@ -79,7 +81,7 @@ fn help_lists_the_commands() {
 fn user_add_creates_an_account_that_can_sign_in_and_refuses_duplicates() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("q.db").display());
+    let url = pg::database_url(dir.path());
     let add = |name: &str, password: &str| {
         let mut child = quire()
             .args(["user", "add", name, "--admin", "--password-stdin"])

@@ -12,38 +12,13 @@ use quire::db::Db;
 use quire::documents::{self, Actor, DocId, Valid};
 use quire::startup::Application;
 use reqwest::StatusCode;
-use sqlx::{Connection, Executor};
+use sqlx::Connection;
 
 use super::quire;
 
 const PASSWORD: &str = "a long enough password";
 
-fn postgres_server() -> String {
-    std::env::var("QUIRE_TEST_POSTGRES")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432".into())
-        .trim()
-        .trim_end_matches('/')
-        .to_owned()
-}
-
-/// An empty database named `quire_t_<random>` (the test scripts drop them).
-async fn fresh_postgres_database() -> String {
-    let server = postgres_server();
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).unwrap();
-    let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    let name = format!("quire_t_{name}");
-    let mut conn = sqlx::postgres::PgConnection::connect(&format!("{server}/postgres"))
-        .await
-        .unwrap_or_else(|e| panic!("PostgreSQL at {server} is needed for these tests: {e}"));
-    conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .await
-        .unwrap();
-    conn.close().await.ok();
-    format!("{server}/{name}")
-}
+use super::pg::fresh_postgres_database;
 
 async fn count(url: &str, table: &str) -> i64 {
     let mut conn = sqlx::postgres::PgConnection::connect(url).await.unwrap();

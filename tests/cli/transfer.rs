@@ -15,7 +15,7 @@ struct Instance {
 impl Instance {
     fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("q.db").display());
+        let url = super::pg::database_url(dir.path());
         Self { dir, url }
     }
 
