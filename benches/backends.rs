@@ -1,4 +1,5 @@
-//! The document page and the save path on SQLite and on PostgreSQL, in one run:
+//! The document page and the save path (with the list and search pages beside
+//! them) on SQLite and on PostgreSQL, in one run:
 //! the same server, seed, routes and closed-loop clients as the page budget
 //! (benches/budget.rs), once per backend, then the ratio.
 //!
@@ -13,10 +14,12 @@ mod common;
 use common::budget::{Outcome, Route, measure};
 use common::server;
 
-const ROUTES: [&str; 5] = [
+const ROUTES: [&str; 7] = [
     "document 1KB",
     "document 8KB",
     "document 64KB",
+    "list",
+    "search",
     "save 8KB",
     "save 8KB busy",
 ];
