@@ -78,7 +78,15 @@ struct RevRow {
 
 /// Checks the history and does the CPU work. With `render` false the HTML is left
 /// for the first view (`render_version` 0 marks it as not yet rendered).
-pub fn prepare(doc: NewDoc, render: bool) -> Result<Prepared, String> {
+pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
+    let clean = |s: &mut String| *s = super::without_nul(s).into_owned();
+    clean(&mut doc.title);
+    clean(&mut doc.body);
+    for r in &mut doc.history {
+        clean(&mut r.title);
+        clean(&mut r.text);
+        r.author.as_mut().map(clean);
+    }
     let history = if doc.history.is_empty() {
         vec![OldRevision {
             rev: 1,

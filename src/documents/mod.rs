@@ -95,6 +95,17 @@ pub fn group(n: usize) -> String {
     out
 }
 
+/// Text as quire stores it: NUL characters, which no reader can see and which
+/// PostgreSQL refuses in text, become U+FFFD (as HTML parsers do); nothing else
+/// changes.
+pub fn without_nul(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\0') {
+        text.replace('\0', "\u{FFFD}").into()
+    } else {
+        text.into()
+    }
+}
+
 /// A title and body that passed every rule, ready to store.
 #[derive(Debug, Clone)]
 pub struct Valid {
@@ -111,7 +122,7 @@ impl Valid {
                 cap,
             });
         }
-        let title = title.trim();
+        let title = without_nul(title.trim());
         if title.is_empty() {
             return Err(DocError::EmptyTitle);
         }
@@ -120,9 +131,9 @@ impl Valid {
             return Err(DocError::TitleTooLong { chars });
         }
         Ok(Self {
-            title: title.to_owned(),
+            title: title.into_owned(),
             // Browsers send CRLF from textareas; store what the user sees.
-            body: body.replace("\r\n", "\n"),
+            body: without_nul(body).replace("\r\n", "\n"),
         })
     }
 }

@@ -69,13 +69,14 @@ fn decode(raw: &[u8]) -> Result<String, AppError> {
         .map(|&b| if b == b'+' { b' ' } else { b })
         .collect();
     let bytes: Vec<u8> = percent_encoding::percent_decode(&plus_as_space).collect();
-    String::from_utf8(bytes).map_err(|_| {
+    let text = String::from_utf8(bytes).map_err(|_| {
         AppError::BadRequest(
             "The form contains text that is not valid UTF-8. quire stores text as UTF-8; \
              re-save the file as UTF-8 and paste it again."
                 .into(),
         )
-    })
+    })?;
+    Ok(crate::documents::without_nul(&text).into_owned())
 }
 
 impl FromRequest for FormData {

@@ -1,6 +1,6 @@
 use reqwest::StatusCode;
 
-use crate::helpers::{spawn_app, spawn_with, textareas, unescape};
+use crate::helpers::{location, spawn_app, spawn_with, textareas, unescape};
 
 #[tokio::test]
 async fn oversized_body_returns_413_with_the_text_kept_and_the_limit_named() {
@@ -124,4 +124,48 @@ async fn a_malformed_page_number_is_a_400_page() {
     let (status, html) = app.get_text("/?page=abc").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(html.contains("malformed query"));
+}
+
+/// NUL characters are not text to a reader, and PostgreSQL refuses them in text
+/// columns: anywhere a user types, they become U+FFFD and the rest is kept.
+#[tokio::test]
+async fn nul_characters_are_replaced_not_refused_on_every_backend() {
+    let app = spawn_app().await;
+    let res = app
+        .post_raw("/docs", b"title=a%00b&body=one%00two".to_vec())
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let (status, html) = app.get_text(&location(&res)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("a\u{FFFD}b") && html.contains("one\u{FFFD}two"),
+        "{html}"
+    );
+
+    // A sign-in with one is just a wrong password (and is audited), not a 500.
+    let (client, csrf) = crate::helpers::anonymous(&app.address).await;
+    let res = client
+        .post(format!("{}/login", app.address))
+        .form(&[
+            ("username", "al\0ice"),
+            ("password", "x\0y"),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+
+    // The JSON API takes the same text the same way.
+    let token = crate::helpers::api_token(&app.address, &app.client, &app.csrf).await;
+    let res = reqwest::Client::new()
+        .post(format!("{}/api/v1/documents", app.address))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"title": "t\u{0}", "body": "b\u{0}"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let doc: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(doc["body"], "b\u{FFFD}");
 }
