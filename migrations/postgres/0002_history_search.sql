@@ -40,12 +40,17 @@ CREATE FUNCTION quire_fold(t TEXT) RETURNS TEXT
     AS $$ SELECT lower(public.unaccent('public.unaccent'::regdictionary, t)) $$;
 
 -- A tsvector holds at most 1 MB: the word index covers the first 256 KiB of text
--- (the default size cap); the trigram index and the search's final check read all.
+-- (the default size cap); the substring search below reads all of it.
 ALTER TABLE documents ADD COLUMN words tsvector GENERATED ALWAYS AS (
     setweight(to_tsvector('simple'::regconfig, quire_fold(title)), 'A') ||
     setweight(to_tsvector('simple'::regconfig, quire_fold(left(body, 262144))), 'B') ||
     setweight(to_tsvector('simple'::regconfig, cjk), 'C')
 ) STORED;
 CREATE INDEX documents_words ON documents USING gin (words);
-CREATE INDEX documents_trigrams ON documents
-    USING gin (quire_fold(title || ' ' || body) gin_trgm_ops);
+-- Parts of words: the folded text is stored (computed once per save), so checking
+-- a candidate the trigram index found is a plain LIKE, not unaccent() over the
+-- whole text again (10x faster where a part of a word is in most documents).
+ALTER TABLE documents ADD COLUMN folded TEXT GENERATED ALWAYS AS (
+    quire_fold(title || ' ' || body)
+) STORED;
+CREATE INDEX documents_trigrams ON documents USING gin (folded gin_trgm_ops);

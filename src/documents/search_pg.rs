@@ -47,23 +47,29 @@ fn words_sql() -> String {
 }
 
 /// Every term (`$5`...) appears inside the folded title and text; `$1` (the
-/// `tsquery` of the other pass) is empty here.
-fn trigrams_sql(count: usize) -> String {
+/// `tsquery` of the word pass) is empty here. `recent`: among the newest
+/// `RANKED_AT_MOST` documents the viewer may read, stopping at the first `$2`
+/// found, so a part of a word found everywhere costs a few checks; otherwise all
+/// documents, through the trigram index (quick where the part is rare).
+fn trigrams_sql(count: usize, recent: bool) -> String {
     let conditions: Vec<String> = (0..count)
-        .map(|i| {
-            format!(
-                "quire_fold(d.title || ' ' || d.body) LIKE '%' || quire_fold(${}) || '%'",
-                i + 5
-            )
-        })
+        .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 5))
         .collect();
+    let visible = access::visible("$4");
+    let from = if recent {
+        format!(
+            "(SELECT * FROM documents d WHERE d.deleted_at IS NULL AND {visible}
+              ORDER BY d.seq DESC LIMIT $3) AS d"
+        )
+    } else {
+        "documents d".to_owned()
+    };
     format!(
         "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
-         FROM documents d
+         FROM {from}
          WHERE {} AND d.deleted_at IS NULL AND {visible} AND $1 = ''
-         ORDER BY d.seq DESC LIMIT least($2, $3)",
-        conditions.join(" AND "),
-        visible = access::visible("$4")
+         ORDER BY d.seq DESC LIMIT $2",
+        conditions.join(" AND ")
     )
 }
 
@@ -77,8 +83,14 @@ pub(super) fn passes(terms: &[Term]) -> Vec<(String, String, Vec<String>)> {
         .iter()
         .all(|t| t.words.iter().all(|w| w.chars().count() >= 3));
     if long_enough && !terms.is_empty() {
-        let values = terms.iter().map(|t| t.words.join(" ")).collect();
-        out.push((trigrams_sql(terms.len()), String::new(), values));
+        let values: Vec<String> = terms.iter().map(|t| t.words.join(" ")).collect();
+        for recent in [true, false] {
+            out.push((
+                trigrams_sql(terms.len(), recent),
+                String::new(),
+                values.clone(),
+            ));
+        }
     }
     out
 }
@@ -119,7 +131,7 @@ mod tests {
     #[test]
     fn short_words_skip_the_substring_pass() {
         assert_eq!(passes(&[t(&["ab"], false)]).len(), 1);
-        assert_eq!(passes(&[t(&["abc"], false)]).len(), 2);
+        assert_eq!(passes(&[t(&["abc"], false)]).len(), 3);
         assert!(passes(&[]).is_empty());
     }
 }
