@@ -10,8 +10,8 @@ use crate::db::{Backend, Db};
 /// Longest query looked at; the rest is ignored rather than refused.
 const MAX_QUERY_BYTES: usize = 512;
 const MAX_TERMS: usize = 16;
-const OPEN: &str = "\u{E000}";
-const CLOSE: &str = "\u{E001}";
+pub(super) const OPEN: &str = "\u{E000}";
+pub(super) const CLOSE: &str = "\u{E001}";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Term {
@@ -227,7 +227,7 @@ const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 
     JOIN documents d ON d.seq = top.seq
     ORDER BY top.rank";
 
-fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
+pub(super) fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
     for hit in more {
         if (hits.len() as i64) < limit && !hits.iter().any(|h| h.id == hit.id) {
             hits.push(hit);
@@ -246,7 +246,7 @@ fn search_sql(fts: &str, weights: &str) -> String {
 /// among the documents `actor` may read.
 pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
     if db.backend == Backend::Postgres {
-        return search_postgres(db, input, limit, actor).await;
+        return super::search_pg::search(db, input, limit, actor).await;
     }
     let t = translate(input);
     let page = (limit, access::viewer(actor));
@@ -268,42 +268,6 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
         && (hits.len() as i64) < limit
     {
         let found = run(&db.read, &trigrams_sql, expr, page, &t.needles).await;
-        add(&mut hits, found, limit);
-    }
-    hits
-}
-
-async fn search_postgres(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
-    let terms = terms(input);
-    let needles: Vec<String> = terms
-        .iter()
-        .flat_map(|t| t.words.iter())
-        .flat_map(|w| script_runs(w).into_iter().map(|(run, _)| run))
-        .collect();
-    let mut hits = Vec::new();
-    for (sql, first, more) in super::search_pg::passes(&terms) {
-        if (hits.len() as i64) >= limit {
-            break;
-        }
-        let mut q = sqlx::query_as::<_, Hit>(sqlx::AssertSqlSafe(sql))
-            .bind(first)
-            .bind(limit)
-            .bind(super::search_pg::RANKED)
-            .bind(access::viewer(actor));
-        for value in more {
-            q = q.bind(value);
-        }
-        let found = q.fetch_all(&db.read).await.unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "search query failed");
-            Vec::new()
-        });
-        let found = found
-            .into_iter()
-            .map(|mut hit| {
-                hit.snippet = snippet::around(&hit.snippet, &needles, OPEN, CLOSE);
-                hit
-            })
-            .collect();
         add(&mut hits, found, limit);
     }
     hits

@@ -4,8 +4,9 @@
 //! words are only ever bound as values; the terms hold letters and digits only, so
 //! the `tsquery` text has no syntax of the user's in it.
 
-use super::access;
-use super::search::{RANKED_AT_MOST, Term, Unit, units};
+use super::search::{CLOSE, Hit, OPEN, RANKED_AT_MOST, Term, Unit, add, script_runs, terms, units};
+use super::{Actor, access, snippet};
+use crate::db::Db;
 
 /// `tsquery` text: each term's words in order (`<->`), terms joined by `&`; the
 /// last plain word is also a prefix; CJK runs match their bigrams.
@@ -47,22 +48,29 @@ fn words_sql() -> String {
 }
 
 /// Every term (`$5`...) appears inside the folded title and text; `$1` (the
-/// `tsquery` of the word pass) is empty here. `recent`: among the newest
-/// `RANKED_AT_MOST` documents the viewer may read, stopping at the first `$2`
-/// found, so a part of a word found everywhere costs a few checks; otherwise all
-/// documents, through the trigram index (quick where the part is rare).
+/// `tsquery` of the word pass) is empty here.
 fn trigrams_sql(count: usize, recent: bool) -> String {
     let conditions: Vec<String> = (0..count)
         .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 5))
         .collect();
     let visible = access::visible("$4");
     let from = if recent {
+        // The newest `$3` documents the viewer may read, newest first, stopping
+        // at the `$2`th found: a part of a word found almost everywhere costs a
+        // few checks.
         format!(
             "(SELECT * FROM documents d WHERE d.deleted_at IS NULL AND {visible}
               ORDER BY d.seq DESC LIMIT $3) AS d"
         )
     } else {
-        "documents d".to_owned()
+        // Every document, through the trigram index alone (the fence keeps the
+        // planner from walking rows in order instead): quick where the part is
+        // rare, which is when the newest documents did not have enough of it.
+        format!(
+            "(SELECT seq FROM documents d WHERE {} OFFSET 0) AS m
+             JOIN documents d ON d.seq = m.seq",
+            conditions.join(" AND ")
+        )
     };
     format!(
         "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
@@ -73,11 +81,30 @@ fn trigrams_sql(count: usize, recent: bool) -> String {
     )
 }
 
-/// (SQL, the value for `$1`, further values from `$5` on) for each pass.
-pub(super) fn passes(terms: &[Term]) -> Vec<(String, String, Vec<String>)> {
+/// One query of a search: its SQL, the `tsquery` (`$1`), how many recent
+/// documents it looks at (`$3`), the terms (`$5`...), and whether the planner
+/// must be kept off sequential scans (it counts the main table's pages only, not
+/// the out-of-line text a LIKE reads, so it walks every row's text where the
+/// trigram index would answer in a millisecond).
+pub(super) struct Pass {
+    sql: String,
+    tsquery: String,
+    recent: i64,
+    values: Vec<String>,
+    index_only: bool,
+}
+
+/// Words first (ranked), then parts of words among recent documents, then all.
+pub(super) fn passes(terms: &[Term]) -> Vec<Pass> {
     let mut out = Vec::new();
     if let Some(q) = tsquery(terms) {
-        out.push((words_sql(), q, Vec::new()));
+        out.push(Pass {
+            sql: words_sql(),
+            tsquery: q,
+            recent: RANKED_AT_MOST,
+            values: Vec::new(),
+            index_only: false,
+        });
     }
     let long_enough = terms
         .iter()
@@ -85,17 +112,81 @@ pub(super) fn passes(terms: &[Term]) -> Vec<(String, String, Vec<String>)> {
     if long_enough && !terms.is_empty() {
         let values: Vec<String> = terms.iter().map(|t| t.words.join(" ")).collect();
         for recent in [true, false] {
-            out.push((
-                trigrams_sql(terms.len(), recent),
-                String::new(),
-                values.clone(),
-            ));
+            out.push(Pass {
+                sql: trigrams_sql(terms.len(), recent),
+                tsquery: String::new(),
+                recent: RECENT_PARTS,
+                values: values.clone(),
+                index_only: !recent,
+            });
         }
     }
     out
 }
 
-pub(super) const RANKED: i64 = RANKED_AT_MOST;
+/// Recent documents checked for a part of a word before the index is asked:
+/// each check reads a document's text (~0.1 ms for 64 KB).
+const RECENT_PARTS: i64 = 200;
+
+async fn run(
+    db: &Db,
+    pass: Pass,
+    limit: i64,
+    viewer: Option<i64>,
+) -> Result<Vec<Hit>, sqlx::Error> {
+    let mut q = sqlx::query_as::<_, Hit>(sqlx::AssertSqlSafe(pass.sql))
+        .bind(pass.tsquery)
+        .bind(limit)
+        .bind(pass.recent)
+        .bind(viewer);
+    for value in pass.values {
+        q = q.bind(value);
+    }
+    if !pass.index_only {
+        return q.fetch_all(&db.read).await;
+    }
+    let mut tx = db.read.begin().await?;
+    sqlx::query("SET LOCAL enable_seqscan = off")
+        .execute(&mut *tx)
+        .await?;
+    let found = q.fetch_all(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(found)
+}
+
+/// Words in titles and text (ranked), then parts of words, among the documents
+/// `actor` may read.
+pub(super) async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
+    let terms = terms(input);
+    let needles: Vec<String> = terms
+        .iter()
+        .flat_map(|t| t.words.iter())
+        .flat_map(|w| script_runs(w).into_iter().map(|(run, _)| run))
+        .collect();
+    let mut hits = Vec::new();
+    for pass in passes(&terms) {
+        if (hits.len() as i64) >= limit {
+            break;
+        }
+        // The terms hold letters and digits only, so an error is a bug, not the
+        // user's fault: log it and show what was found rather than a 500.
+        let found = run(db, pass, limit, access::viewer(actor))
+            .await
+            .unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "search query failed");
+                Vec::new()
+            });
+        let found = found
+            .into_iter()
+            .map(|mut hit| {
+                hit.snippet = snippet::around(&hit.snippet, &needles, OPEN, CLOSE);
+                hit
+            })
+            .collect();
+        add(&mut hits, found, limit);
+    }
+    hits
+}
 
 #[cfg(test)]
 mod tests {
