@@ -33,18 +33,27 @@ pub(super) fn tsquery(terms: &[Term]) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" & "))
 }
 
-/// Newest `RANKED_AT_MOST` matches, ranked with the title above the text.
-fn words_sql() -> String {
+/// The text of the `$2` best hits only: the hits are chosen by `seq` and rank
+/// alone, so no other document's text is read.
+fn with_text(top: &str) -> String {
     format!(
         "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
-         FROM (SELECT d.seq, ts_rank('{{0.1, 0.2, 0.4, 1.0}}', d.words, q) AS rank
-               FROM documents d, to_tsquery('simple', quire_fold($1)) AS q
-               WHERE d.words @@ q AND d.deleted_at IS NULL AND {visible}
-               ORDER BY d.seq DESC LIMIT $3) AS top
-         JOIN documents d ON d.seq = top.seq
-         ORDER BY top.rank DESC, d.seq DESC LIMIT $2",
-        visible = access::visible("$4")
+         FROM ({top}) AS top JOIN documents d ON d.seq = top.seq
+         ORDER BY top.rank DESC, d.seq DESC"
     )
+}
+
+/// Newest `RANKED_AT_MOST` matches, ranked with the title above the text.
+fn words_sql() -> String {
+    with_text(&format!(
+        "SELECT seq, rank FROM (
+             SELECT d.seq, ts_rank('{{0.1, 0.2, 0.4, 1.0}}', d.words, q) AS rank
+             FROM documents d, to_tsquery('simple', quire_fold($1)) AS q
+             WHERE d.words @@ q AND d.deleted_at IS NULL AND {visible}
+             ORDER BY d.seq DESC LIMIT $3) AS recent
+         ORDER BY rank DESC, seq DESC LIMIT $2",
+        visible = access::visible("$4")
+    ))
 }
 
 /// Every term (`$5`...) appears inside the folded title and text; `$1` (the
@@ -72,13 +81,12 @@ fn trigrams_sql(count: usize, recent: bool) -> String {
             conditions.join(" AND ")
         )
     };
-    format!(
-        "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
-         FROM {from}
+    with_text(&format!(
+        "SELECT d.seq, 0 AS rank FROM {from}
          WHERE {} AND d.deleted_at IS NULL AND {visible} AND $1 = ''
          ORDER BY d.seq DESC LIMIT $2",
         conditions.join(" AND ")
-    )
+    ))
 }
 
 /// One query of a search: its SQL, the `tsquery` (`$1`), how many recent
@@ -126,7 +134,7 @@ pub(super) fn passes(terms: &[Term]) -> Vec<Pass> {
 
 /// Recent documents checked for a part of a word before the index is asked:
 /// each check reads a document's text (~0.1 ms for 64 KB).
-const RECENT_PARTS: i64 = 200;
+const RECENT_PARTS: i64 = 100;
 
 async fn run(
     db: &Db,
