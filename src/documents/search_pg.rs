@@ -147,7 +147,11 @@ async fn run(
     limit: i64,
     viewer: Option<i64>,
 ) -> Result<Vec<Hit>, sqlx::Error> {
+    // Not a prepared statement: PostgreSQL then plans each search for its own
+    // words. A reused statement switches to one generic plan after five runs,
+    // which ranks every match of a common word (5x slower, benches/backends.rs).
     let mut q = sqlx::query_as::<_, Hit>(sqlx::AssertSqlSafe(pass.sql))
+        .persistent(false)
         .bind(pass.tsquery)
         .bind(limit)
         .bind(pass.recent)
