@@ -1,8 +1,6 @@
 //! Generated documents for benchmarks and demos: markdown-like text of a chosen
 //! size from a seeded generator, so every run builds the same data set.
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use crate::db::Db;
 use crate::documents::{self, Valid};
 
@@ -136,13 +134,11 @@ pub fn document(rng: &mut Rng, size: usize) -> (String, String) {
 
 /// Inserts `count` generated documents of `size` bytes, with a progress bar.
 pub async fn seed(db: &Db, count: usize, size: usize, seed: u64, cap: usize) -> anyhow::Result<()> {
-    let bar = ProgressBar::new(count as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} seeding [{bar:40}] {pos}/{len} documents, {per_sec}, eta {eta}",
-        )?
-        .progress_chars("=> "),
-    );
+    let bar = crate::progress::bar(
+        count as u64,
+        true,
+        "seeding [{bar:40}] {pos}/{len} documents",
+    )?;
     let mut rng = Rng::new(seed);
     let mut left = count;
     while left > 0 {
@@ -158,6 +154,7 @@ pub async fn seed(db: &Db, count: usize, size: usize, seed: u64, cap: usize) -> 
         bar.inc(n as u64);
     }
     bar.finish();
+    db.after_bulk_load().await?;
     Ok(())
 }
 

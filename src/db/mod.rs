@@ -256,6 +256,17 @@ impl Db {
         Ok(tx)
     }
 
+    /// After many rows arrived at once (import, seed): fresh statistics, so the
+    /// query planner does not plan searches for the empty table it last saw.
+    pub async fn after_bulk_load(&self) -> Result<(), sqlx::Error> {
+        let sql = match self.backend {
+            Backend::Sqlite => "PRAGMA optimize",
+            Backend::Postgres => "ANALYZE",
+        };
+        sqlx::query(sql).execute(&self.write).await?;
+        Ok(())
+    }
+
     /// A read-only transaction that sees one consistent state of the whole
     /// database however long it runs (exports, copies).
     pub async fn begin_snapshot(&self) -> Result<WriteTx, sqlx::Error> {
