@@ -100,7 +100,37 @@ def writes():
     save(fig, "writes.png")
 
 
+def backends():
+    data = rows("backends.csv")
+    if not data:
+        return
+    routes = list(dict.fromkeys(r["route"] for r in data))
+    fig, ax = plt.subplots(figsize=(9, 4))
+    bars = [
+        ("sqlite", "p50_ms", "SQLite p50", "#8bd"),
+        ("sqlite", "p99_ms", "SQLite p99", "#27a"),
+        ("postgres", "p50_ms", "PostgreSQL p50", "#eb8"),
+        ("postgres", "p99_ms", "PostgreSQL p99", "#c62"),
+    ]
+    for offset, (backend, key, label, color) in enumerate(bars):
+        values = {r["route"]: float(r[key]) for r in data if r["backend"] == backend}
+        ax.bar(
+            [i + (offset - 1.5) * 0.2 for i in range(len(routes))],
+            [values.get(route, 0) for route in routes],
+            0.2,
+            label=label,
+            color=color,
+        )
+    ax.set_xticks(list(range(len(routes))), routes, rotation=20)
+    ax.set_yscale("log")
+    ax.set_ylabel("latency, ms (log scale)")
+    ax.set_title("The same server on SQLite and on PostgreSQL (4 clients; saves 1)")
+    ax.legend(ncol=2)
+    save(fig, "backends.png")
+
+
 if __name__ == "__main__":
     budget()
     http()
     writes()
+    backends()
