@@ -4,7 +4,8 @@
 //! (benches/budget.rs), once per backend, then the ratio.
 //!
 //! `cargo bench --bench backends` (3,000 documents, 2,000 requests per route);
-//! `-- --quick` (600 documents, 400 requests). PostgreSQL is the server named by
+//! `-- --quick` (600 documents, 400 requests); under `cargo test` a smoke run (60
+//! documents) that fails if any request fails. PostgreSQL is the server named by
 //! `QUIRE_BENCH_POSTGRES` (default postgres://postgres@127.0.0.1:5432, as
 //! `scripts/postgres.sh` starts it); each run makes a throwaway database there and
 //! drops it. Rows go to target/perf/backends.csv.
@@ -45,9 +46,23 @@ async fn throwaway_database(server: &str, create: bool, name: &str) {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let docs = env("QUIRE_BENCH_DOCS").unwrap_or(if quick { 600 } else { 3000 });
-    let requests = env("QUIRE_BENCH_REQUESTS").unwrap_or(if quick { 400 } else { 2000 });
+    let args: Vec<String> = std::env::args().collect();
+    // `cargo test --all-targets` runs this without `--bench`: a smoke run.
+    let mode = match (
+        args.iter().any(|a| a == "--bench"),
+        args.iter().any(|a| a == "--quick"),
+    ) {
+        (true, false) => "full",
+        (true, true) => "quick",
+        (false, _) => "smoke",
+    };
+    let (docs, requests) = match mode {
+        "full" => (3000, 2000),
+        "quick" => (600, 400),
+        _ => (60, 40),
+    };
+    let docs = env("QUIRE_BENCH_DOCS").unwrap_or(docs);
+    let requests = env("QUIRE_BENCH_REQUESTS").unwrap_or(requests);
     let clients = env("QUIRE_BENCH_CLIENTS").unwrap_or(4);
     let pg = std::env::var("QUIRE_BENCH_POSTGRES")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
@@ -64,7 +79,7 @@ fn main() {
     ];
     rt.block_on(throwaway_database(&pg, true, &name));
     println!(
-        "backends: {docs} documents (a third each of 1, 8 and 64 KB), {requests} requests \
+        "backends ({mode}): {docs} documents (a third each of 1, 8 and 64 KB), {requests} requests \
          per route, {clients} clients (saves: 1, then {clients})"
     );
     let mut results: Vec<(&str, Vec<Outcome>)> = Vec::new();
@@ -115,7 +130,12 @@ fn main() {
     }
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/perf");
     if std::fs::create_dir_all(&out).is_ok() {
-        std::fs::write(out.join("backends.csv"), csv).ok();
+        let name = if mode == "full" {
+            "backends.csv".to_owned()
+        } else {
+            format!("backends-{mode}.csv")
+        };
+        std::fs::write(out.join(name), csv).ok();
     }
     if failed > 0 {
         eprintln!("{failed} requests failed");
