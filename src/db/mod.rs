@@ -124,7 +124,11 @@ impl Db {
             Some(Backend::Postgres) => {
                 Self::connect_postgres(&config.database_url, config.db_connections).await?
             }
-            _ => {
+            None => anyhow::bail!(
+                "QUIRE_DATABASE_URL must start with sqlite:// or postgres:// (it is {:?})",
+                redact(&config.database_url)
+            ),
+            Some(Backend::Sqlite) => {
                 let path = config.sqlite_path().map_err(anyhow::Error::msg)?;
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     std::fs::create_dir_all(dir)
