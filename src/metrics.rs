@@ -78,7 +78,7 @@ struct Series {
 /// the route table (or `unmatched`) and methods from `method_label`.
 #[derive(Default)]
 pub struct HttpMetrics {
-    series: Mutex<BTreeMap<(String, &'static str), Series>>,
+    series: Mutex<BTreeMap<String, BTreeMap<&'static str, Series>>>,
 }
 
 /// The method as a label; anything unusual is `OTHER`, so a client cannot grow
@@ -100,8 +100,14 @@ pub fn method_label(method: &actix_web::http::Method) -> &'static str {
 impl HttpMetrics {
     pub fn record(&self, route: &str, method: &'static str, status: u16, took: Duration) {
         let mut series = self.series.lock().unwrap_or_else(|e| e.into_inner());
-        let key = (route.to_owned(), method);
-        let entry = series.entry(key).or_default();
+        // The route is copied once, the first time it is seen, not per request.
+        if !series.contains_key(route) {
+            series.insert(route.to_owned(), BTreeMap::new());
+        }
+        let Some(methods) = series.get_mut(route) else {
+            return;
+        };
+        let entry = methods.entry(method).or_default();
         *entry.statuses.entry(status).or_default() += 1;
         entry.duration.observe(took);
     }
@@ -110,7 +116,12 @@ impl HttpMetrics {
         let series = self.series.lock().unwrap_or_else(|e| e.into_inner());
         out.push_str("# HELP quire_http_requests_total HTTP requests answered, by route pattern, method and status.\n");
         out.push_str("# TYPE quire_http_requests_total counter\n");
-        for ((route, method), s) in series.iter() {
+        let all = || {
+            series
+                .iter()
+                .flat_map(|(route, methods)| methods.iter().map(move |(m, s)| (route, m, s)))
+        };
+        for (route, method, s) in all() {
             for (status, n) in &s.statuses {
                 let _ = writeln!(
                     out,
@@ -121,7 +132,7 @@ impl HttpMetrics {
         }
         out.push_str("# HELP quire_http_request_duration_seconds Time to answer a request, by route pattern and method.\n");
         out.push_str("# TYPE quire_http_request_duration_seconds histogram\n");
-        for ((route, method), s) in series.iter() {
+        for (route, method, s) in all() {
             let labels = format!("route=\"{}\",method=\"{method}\",", escape(route));
             s.duration
                 .write(out, "quire_http_request_duration_seconds", &labels);
