@@ -4,15 +4,18 @@
 pub mod manage;
 pub mod password;
 mod sessions;
+mod throttle;
 pub mod tokens;
 
 pub use sessions::{
-    SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, random_token, session_user,
-    session_user_with_document, start_session,
+    SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, session_user, session_user_with_document,
+    start_session,
 };
 
 use crate::db::Db;
+pub use crate::db::audit;
 use crate::documents::now_ms;
+pub use crate::random::random_token;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct User {
@@ -30,12 +33,22 @@ pub enum AccountError {
     Taken,
     #[error("Wrong username or password.")]
     WrongCredentials,
-    #[error("Too many failed sign-ins. Wait {minutes} minutes and try again.")]
-    RateLimited { minutes: i64 },
+    #[error("Too many failed sign-ins. Wait {} and try again.", wait_text(*seconds))]
+    RateLimited { seconds: i64 },
+    #[error("Sign-in is busy. Try again in a moment.")]
+    Busy,
     #[error(transparent)]
     Db(#[from] sqlx::Error),
     #[error("password hashing failed: {0}")]
     Hash(String),
+}
+
+fn wait_text(seconds: i64) -> String {
+    match seconds {
+        ..=1 => "a second".into(),
+        2..=90 => format!("{seconds} seconds"),
+        _ => format!("{} minutes", (seconds + 59) / 60),
+    }
 }
 
 /// 1–64 characters of letters, digits, `.`, `_` and `-`.
@@ -94,12 +107,9 @@ pub async fn user_count(db: &Db) -> Result<i64, sqlx::Error> {
         .await
 }
 
-const WINDOW_MS: i64 = 15 * 60 * 1000;
-const MAX_PER_ACCOUNT: i64 = 10;
-const MAX_PER_ADDRESS: i64 = 50;
-
-/// Checks a username and password. Failures are counted per account and per
-/// address; past the limit every attempt is refused without checking the password.
+/// Checks a username and password. Each attempt is counted before the password is
+/// checked (see `throttle`): past the free failures an account waits a little
+/// longer before each attempt, and an address past its limit is refused.
 pub async fn authenticate(
     db: &Db,
     username: &str,
@@ -109,36 +119,23 @@ pub async fn authenticate(
     let now = now_ms();
     let account_key = format!("user:{}", username.trim().to_lowercase());
     let address_key = format!("addr:{address}");
-    let (by_account, by_address): (i64, i64) = sqlx::query_as(
-        "SELECT coalesce(sum(CASE WHEN key = $1 THEN 1 ELSE 0 END), 0),
-                coalesce(sum(CASE WHEN key = $2 THEN 1 ELSE 0 END), 0)
-         FROM login_failures WHERE key IN ($1, $2) AND at > $3",
-    )
-    .bind(&account_key)
-    .bind(&address_key)
-    .bind(now - WINDOW_MS)
-    .fetch_one(&db.read)
-    .await?;
-    if by_account >= MAX_PER_ACCOUNT || by_address >= MAX_PER_ADDRESS {
-        return Err(AccountError::RateLimited { minutes: 15 });
-    }
+    let mut tx = db.begin_write().await?;
+    throttle::count_attempt(&mut tx, &account_key, &address_key, now).await?;
+    tx.commit().await?;
     let row: Option<(i64, String, crate::db::Flag, String, Option<i64>)> = sqlx::query_as(
         "SELECT id, username, is_admin, password_hash, disabled_at FROM users WHERE lower(username) = lower($1)",
     )
     .bind(username.trim())
     .fetch_optional(&db.read)
     .await?;
-    let (stored, pw) = (
-        row.as_ref()
-            .map_or_else(|| password::dummy_hash().to_owned(), |r| r.3.clone()),
-        password.to_owned(),
-    );
-    let matches = tokio::task::spawn_blocking(move || password::verify(&pw, &stored))
-        .await
-        .unwrap_or(false);
+    let stored = row
+        .as_ref()
+        .map_or_else(|| password::dummy_hash().to_owned(), |r| r.3.clone());
+    let matches = throttle::verify(password.to_owned(), stored).await?;
     let mut tx = db.begin_write().await?;
     let result = match row {
         Some((id, username, is_admin, _, None)) if matches => {
+            throttle::forgive(&mut tx, &account_key, &address_key, now).await?;
             audit(&mut tx, Some(id), "login.ok", address).await?;
             Ok(User {
                 id,
@@ -147,15 +144,8 @@ pub async fn authenticate(
             })
         }
         other => {
-            for key in [&account_key, &address_key] {
-                sqlx::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
-                    .bind(key)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?;
-            }
             sqlx::query("DELETE FROM login_failures WHERE at < $1")
-                .bind(now - WINDOW_MS)
+                .bind(now - throttle::WINDOW_MS)
                 .execute(&mut *tx)
                 .await?;
             let detail = format!("{} from {address}", username.trim());
@@ -165,20 +155,4 @@ pub async fn authenticate(
     };
     tx.commit().await?;
     result
-}
-
-pub async fn audit(
-    conn: &mut sqlx::AnyConnection,
-    user_id: Option<i64>,
-    event: &str,
-    detail: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO audit_log (at, user_id, event, detail) VALUES ($1, $2, $3, $4)")
-        .bind(now_ms())
-        .bind(user_id)
-        .bind(event)
-        .bind(detail)
-        .execute(conn)
-        .await?;
-    Ok(())
 }

@@ -6,6 +6,7 @@ use sqlx::{FromRow, Row};
 use super::{User, audit};
 use crate::db::Db;
 use crate::documents::{DocId, Document, access, now_ms};
+use crate::random::random_token;
 
 /// A session unused this long ends.
 pub const SESSION_IDLE_MS: i64 = 7 * 24 * 3600 * 1000;
@@ -13,12 +14,6 @@ pub const SESSION_IDLE_MS: i64 = 7 * 24 * 3600 * 1000;
 pub const SESSION_ABSOLUTE_MS: i64 = 30 * 24 * 3600 * 1000;
 /// `last_seen` is written at most this often, so page views stay reads.
 const TOUCH_EVERY_MS: i64 = 5 * 60 * 1000;
-
-pub fn random_token() -> String {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("the operating system's random source failed");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 pub(super) fn token_hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()

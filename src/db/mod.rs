@@ -4,6 +4,8 @@
 //! Both go through sqlx's `Any` driver, so the SQL that both dialects share is
 //! written once; `Backend` picks the few statements that differ.
 
+pub use crate::config::redact;
+pub use audit_log::audit;
 use std::path::Path;
 use std::time::Duration;
 
@@ -13,8 +15,12 @@ use sqlx::{AnyPool, Executor};
 
 use crate::config::{Config, Durability};
 
+mod audit_log;
+mod files;
 mod flag;
+mod writer;
 pub use flag::Flag;
+pub use writer::{Fault, WriteTx, WriterHealth, storage_fault};
 
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -55,12 +61,11 @@ pub struct Db {
     /// over the lock. PostgreSQL: the same pool as `read`.
     pub write: AnyPool,
     pub backend: Backend,
+    /// The last write the disk refused, until a write succeeds again.
+    pub health: WriterHealth,
+    /// SQLite: the folder that holds the database, for the free-space probe.
+    folder: Option<std::path::PathBuf>,
 }
-
-/// A write transaction: `BEGIN IMMEDIATE` on SQLite, so it holds the write lock
-/// from its first statement; on PostgreSQL it holds quire's advisory lock, so
-/// writes from every instance run one at a time, as they do on SQLite.
-pub type WriteTx = sqlx::Transaction<'static, sqlx::Any>;
 
 /// The advisory lock every PostgreSQL write transaction takes (any constant
 /// unique to quire; "quire" in ASCII).
@@ -85,7 +90,14 @@ async fn pending_migrations(path: &Path) -> anyhow::Result<bool> {
         "SELECT count(*) > 0 FROM sqlite_master WHERE name = '_sqlx_migrations'",
     )
     .fetch_one(&mut conn)
-    .await?;
+    .await
+    .with_context(|| {
+        format!(
+            "reading the database {}: it is damaged or not a SQLite database \
+             (restore a backup: `quire restore`)",
+            path.display()
+        )
+    })?;
     let applied: i64 = if has_table {
         sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success")
             .fetch_one(&mut conn)
@@ -134,6 +146,8 @@ impl Db {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("creating the data folder {}", dir.display()))?;
                 }
+                files::check_not_empty(&path)?;
+                files::check_writable(&path)?;
                 if path.exists() && pending_migrations(&path).await? {
                     let snapshot = crate::ops::backup::before_migrations(&path, 5)
                         .await
@@ -185,8 +199,12 @@ impl Db {
                     })
                 })
         };
+        let health = WriterHealth::default();
+        let (watched, guarded) = (health.clone(), health.clone());
         let write = pool(false)
             .max_connections(1)
+            .before_acquire(move |_, _| Box::pin(writer::fresh_while_faulty(guarded.clone())))
+            .after_release(move |conn, _| Box::pin(writer::clean_on_release(conn, watched.clone())))
             .connect_with(url("rwc")?)
             .await
             .with_context(|| format!("opening the database {}", path.display()))?;
@@ -200,6 +218,10 @@ impl Db {
             read,
             write,
             backend: Backend::Sqlite,
+            health,
+            folder: std::path::absolute(path)
+                .ok()
+                .and_then(|p| p.parent().map(Path::to_path_buf)),
         })
     }
 
@@ -217,6 +239,8 @@ impl Db {
             read: pool.clone(),
             write: pool,
             backend: Backend::Postgres,
+            health: WriterHealth::default(),
+            folder: None,
         })
     }
 
@@ -240,7 +264,10 @@ impl Db {
         Ok(())
     }
 
-    /// Starts the one write transaction that may run at a time.
+    /// Starts the one write transaction that may run at a time: `BEGIN IMMEDIATE`
+    /// on SQLite, so it holds the write lock from its first statement; on
+    /// PostgreSQL it holds quire's advisory lock, so writes from every instance
+    /// run one at a time, as they do on SQLite.
     pub async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
         let waited = std::time::Instant::now();
         let tx = match self.backend {
@@ -248,10 +275,13 @@ impl Db {
             Backend::Postgres => self.begin_locked().await,
         };
         crate::metrics::record_writer_wait(waited.elapsed());
-        tx
+        if let Err(e) = &tx {
+            self.health.record(Some(e));
+        }
+        Ok(WriteTx::write(tx?, self.health.clone()))
     }
 
-    async fn begin_locked(&self) -> Result<WriteTx, sqlx::Error> {
+    async fn begin_locked(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
         let mut tx = self.write.begin().await?;
         sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
             .bind(WRITE_LOCK)
@@ -274,14 +304,15 @@ impl Db {
     /// A read-only transaction that sees one consistent state of the whole
     /// database however long it runs (exports, copies).
     pub async fn begin_snapshot(&self) -> Result<WriteTx, sqlx::Error> {
-        match self.backend {
-            Backend::Sqlite => self.read.begin().await,
+        let inner = match self.backend {
+            Backend::Sqlite => self.read.begin().await?,
             Backend::Postgres => {
                 self.read
                     .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                    .await
+                    .await?
             }
-        }
+        };
+        Ok(WriteTx::read(inner))
     }
 
     /// True when the database answers and every migration quire knows is applied.
@@ -320,18 +351,6 @@ pub async fn sync_identity(
         .await?;
     }
     Ok(())
-}
-
-/// The URL without its password, for messages and logs.
-pub fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme && url[scheme + 3..at].contains(':') => {
-            let userinfo = &url[scheme + 3..at];
-            let user = userinfo.split(':').next().unwrap_or_default();
-            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
-        }
-        _ => url.to_owned(),
-    }
 }
 
 #[cfg(test)]

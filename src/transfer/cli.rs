@@ -16,13 +16,15 @@ pub async fn import(
     path: &Path,
     owner: Option<String>,
     render: bool,
+    follow_symlinks: bool,
 ) -> anyhow::Result<()> {
     anyhow::ensure!(path.exists(), "there is nothing at {}", path.display());
     let db = Db::open(config).await?;
     let opts = ImportOptions {
         cap: config.max_doc_bytes,
-        owner,
+        owner: owner.clone(),
         render,
+        follow_symlinks,
         progress: std::io::stderr().is_terminal(),
     };
     let result = import_files(&db, path, opts).await;
@@ -30,6 +32,9 @@ pub async fn import(
     let report = result?;
     for line in skipped_lines(&report, usize::MAX) {
         println!("{line}");
+    }
+    for note in &report.notes {
+        println!("note: {note}");
     }
     let rate = report.imported as f64 / report.seconds.max(1e-9);
     println!(
@@ -43,6 +48,18 @@ pub async fn import(
         report.skipped.len(),
         report.ignored,
     );
+    if owner.is_none() {
+        match &report.unnamed_owner {
+            Some(admin) => println!(
+                "documents that name no owner belong to the first admin, {admin} (choose another with --owner USER)"
+            ),
+            None => println!(
+                "there is no admin account yet: documents that name no owner have none; every \
+                 signed-in user may read and edit them, and nobody may share or delete them \
+                 (give them one with --owner USER)"
+            ),
+        }
+    }
     if report.reassigned > 0 {
         println!(
             "{} documents named an owner without an account here and were given to the --owner account",

@@ -2,7 +2,12 @@
 //! the text files first, so the progress bar knows the total, and reads each one
 //! with the size cap enforced before its bytes are kept.
 
-use std::collections::HashMap;
+mod folder;
+mod zipped;
+
+use folder::{Walk, inside};
+
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -25,6 +30,9 @@ pub struct Item {
     pub name: String,
     /// Zip entry index; unused for folders.
     pub index: usize,
+    /// Where the local header of a zip entry starts that another entry of the
+    /// same name hides from the zip's index.
+    pub hidden: Option<u64>,
 }
 
 pub struct Listing {
@@ -36,6 +44,11 @@ pub struct Listing {
     pub checksums: HashMap<String, String>,
     /// Files that are not .md, .markdown or .txt.
     pub ignored: usize,
+    /// Files left out while listing (symbolic links, names that are not UTF-8),
+    /// with why.
+    pub skipped: Vec<(String, String)>,
+    /// What the user should know about files that were imported anyway.
+    pub notes: Vec<String>,
 }
 
 fn is_text(name: &str) -> bool {
@@ -53,44 +66,33 @@ fn history_of(name: &str) -> Option<(&str, u64)> {
     Some((id, rev))
 }
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<String>, ignored: &mut usize) -> anyhow::Result<()> {
-    let mut entries = std::fs::read_dir(dir)
-        .with_context(|| format!("reading the folder {}", dir.display()))?
-        .collect::<Result<Vec<_>, _>>()
-        .with_context(|| format!("reading the folder {}", dir.display()))?;
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        let path = entry.path();
-        // Hidden folders and files (.git, .obsidian, .DS_Store) are tools' data.
-        if entry.file_name().to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            walk(root, &path, out, ignored)?;
-        } else if let Ok(rel) = path.strip_prefix(root) {
-            let name = rel.to_string_lossy().replace('\\', "/");
-            if is_text(&name) {
-                out.push(name);
-            } else if name != MANIFEST {
-                *ignored += 1;
-            }
-        }
-    }
-    Ok(())
-}
-
 impl Listing {
-    pub fn open(path: &Path) -> anyhow::Result<Self> {
+    /// `follow_symlinks`: walk into linked files and folders that are inside
+    /// the folder; otherwise each link is skipped and reported.
+    pub fn open(path: &Path, follow_symlinks: bool) -> anyhow::Result<Self> {
         let meta =
             std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
+        let mut skipped = Vec::new();
+        let mut notes = Vec::new();
+        let mut hidden = Vec::new();
         let (place, names, ignored, manifest) = if meta.is_dir() {
-            let mut names = Vec::new();
-            let mut ignored = 0;
-            walk(path, path, &mut names, &mut ignored)?;
+            let real_root = path
+                .canonicalize()
+                .with_context(|| format!("reading {}", path.display()))?;
+            let mut walk = Walk {
+                root: path.to_owned(),
+                seen: HashSet::from([real_root.clone()]),
+                real_root: real_root.clone(),
+                follow: follow_symlinks,
+                names: Vec::new(),
+                ignored: 0,
+                skipped: Vec::new(),
+            };
+            walk.folder(path)?;
+            skipped = walk.skipped;
             let manifest = std::fs::read(path.join(MANIFEST)).ok();
-            let names = names.into_iter().map(|n| (n, 0)).collect();
-            (Place::Folder(path.to_owned()), names, ignored, manifest)
+            let names = walk.names.into_iter().map(|n| (n, 0)).collect();
+            (Place::Folder(real_root), names, walk.ignored, manifest)
         } else {
             let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
             let mut zip = zip::ZipArchive::new(file)
@@ -118,19 +120,52 @@ impl Listing {
                     ignored += 1;
                 }
             }
+            if zip.has_duplicate_names() {
+                hidden = zipped::hidden_entries(path)
+                    .with_context(|| format!("reading {} entry by entry", path.display()))?;
+                let mut copies: Vec<(&str, usize)> = Vec::new();
+                let mut place: HashMap<&str, usize> = HashMap::new();
+                for (name, _) in &hidden {
+                    let i = *place.entry(name.as_str()).or_insert_with(|| {
+                        copies.push((name.as_str(), 1));
+                        copies.len() - 1
+                    });
+                    copies[i].1 += 1;
+                }
+                for (name, copies) in copies {
+                    notes.push(format!(
+                        "the zip holds {copies} files named {name}; each was imported \
+                         as a document of its own"
+                    ));
+                }
+            }
             (Place::Zip(path.to_owned()), names, ignored, manifest)
         };
+        let hidden = hidden
+            .into_iter()
+            .filter(|(name, _)| is_text(name) && !name.split('/').any(|p| p.starts_with('.')))
+            .map(|(name, at)| Item {
+                name,
+                index: usize::MAX,
+                hidden: Some(at),
+            });
+        let items: Vec<Item> = names
+            .into_iter()
+            .map(|(name, index)| Item {
+                name,
+                index,
+                hidden: None,
+            })
+            .chain(hidden)
+            .collect();
         let manifest: Option<Manifest> = manifest.and_then(|m| serde_json::from_slice(&m).ok());
         let export = manifest.as_ref().is_some_and(|m| m.format == super::FORMAT);
         let mut documents = Vec::new();
         let mut history: HashMap<String, Vec<(u64, Item)>> = HashMap::new();
-        for (name, index) in names {
-            match history_of(&name).filter(|_| export) {
-                Some((id, rev)) => history
-                    .entry(id.to_owned())
-                    .or_default()
-                    .push((rev, Item { name, index })),
-                None => documents.push(Item { name, index }),
+        for item in items {
+            match history_of(&item.name).filter(|_| export) {
+                Some((id, rev)) => history.entry(id.to_owned()).or_default().push((rev, item)),
+                None => documents.push(item),
             }
         }
         let history = history
@@ -150,6 +185,8 @@ impl Listing {
             history,
             checksums,
             ignored,
+            skipped,
+            notes,
         })
     }
 }
@@ -157,6 +194,7 @@ impl Listing {
 /// Reads files of one listing; each worker thread has its own.
 pub struct Reader {
     zip: Option<zip::ZipArchive<File>>,
+    /// The folder, or the zip file.
     root: PathBuf,
     limit: u64,
 }
@@ -172,7 +210,7 @@ impl Reader {
             },
             Place::Zip(path) => Self {
                 zip: Some(zip::ZipArchive::new(File::open(path)?)?),
-                root: PathBuf::new(),
+                root: path.clone(),
                 limit,
             },
         })
@@ -189,9 +227,18 @@ impl Reader {
             )
         };
         let limit = self.limit;
+        if let Some(at) = item.hidden {
+            let bytes = zipped::read_hidden(&self.root, at, limit).map_err(|e| match e {
+                zipped::Hidden::TooBig(n) => too_big(n),
+                zipped::Hidden::Unreadable(e) => format!("it could not be read from the zip: {e}"),
+            })?;
+            return Ok((bytes, None));
+        }
         match &mut self.zip {
             None => {
-                let path = self.root.join(&item.name);
+                // Listed files may have been swapped for links since: still never
+                // read from outside the folder.
+                let path = inside(&self.root, &self.root.join(&item.name))?;
                 let unreadable = |e: std::io::Error| format!("it could not be read: {e}");
                 let file = File::open(&path).map_err(unreadable)?;
                 let meta = file.metadata().map_err(unreadable)?;

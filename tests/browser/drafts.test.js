@@ -2,7 +2,9 @@
 // types, offers it back when they return, and forgets it once they save.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDocument, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+import {
+  createDocument, editorBody, launch, newContext, openWithDraftOffer, signIn, unique,
+} from './helpers.js';
 
 let browser;
 let context;
@@ -60,5 +62,51 @@ test('a draft can be discarded', async () => {
   await page.getByRole('heading', { level: 1, name: 'Edit document' }).waitFor();
   assert.equal(await page.locator('#draft-offer').count(), 0);
   assert.equal(await editorBody(page).inputValue(), 'keep this');
+  await page.close();
+});
+
+test('Esc in an editor with unsaved text keeps the text and the editor', async () => {
+  const page = await context.newPage();
+  const path = await createDocument(page, unique('Escaped'), 'the saved text');
+  await page.goto(`${path}/edit`);
+  await editorBody(page).fill('typed, then Esc pressed by habit');
+  await editorBody(page).press('Escape');
+
+  await page.locator('#flash .banner.warn').waitFor();
+  assert.equal(new URL(page.url()).pathname, `${path}/edit`);
+  assert.equal(await editorBody(page).inputValue(), 'typed, then Esc pressed by habit');
+  await page.close();
+});
+
+test('Esc ending an input method composition does not leave; in an untouched editor it does', async () => {
+  const page = await context.newPage();
+  const path = await createDocument(page, unique('Composing'), 'nothing typed');
+  await page.goto(`${path}/edit`);
+  await editorBody(page).focus();
+  // What an input method sends when Esc cancels its candidate.
+  await editorBody(page).evaluate((el) => el.dispatchEvent(new KeyboardEvent('keydown', {
+    key: 'Escape', isComposing: true, bubbles: true,
+  })));
+  await page.waitForTimeout(300);
+  assert.equal(new URL(page.url()).pathname, `${path}/edit`);
+
+  await editorBody(page).press('Escape');
+  await page.waitForURL((url) => url.pathname === path);
+  await page.close();
+});
+
+test('following a link right after typing keeps a draft', async () => {
+  const page = await context.newPage();
+  const path = await createDocument(page, unique('Wandered off'), 'the saved text');
+  await page.goto(`${path}/edit`);
+  await editorBody(page).fill('typed just before clicking away');
+  // Well inside the two seconds the autosave waits for.
+  await page.getByRole('link', { name: 'Documents', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+
+  await openWithDraftOffer(page, path);
+  await page.locator('#draft-restore').click();
+  await page.locator('#draft-restored').waitFor();
+  assert.equal(await editorBody(page).inputValue(), 'typed just before clicking away');
   await page.close();
 });

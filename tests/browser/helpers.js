@@ -91,3 +91,16 @@ export function banner(page, text) {
 export function acceptDialogs(page) {
   page.on('dialog', (dialog) => dialog.accept());
 }
+
+/**
+ * Opens the editor of `path` until it offers a draft: a draft sent as the page
+ * went away (a beacon) may reach the server a moment after the next page loads.
+ */
+export async function openWithDraftOffer(page, path) {
+  for (let i = 0; i < 50; i += 1) {
+    await page.goto(`${path}/edit`);
+    if ((await page.locator('#draft-offer').count()) > 0) return;
+    await page.waitForTimeout(200);
+  }
+  assert.fail(`the editor of ${path} offered no draft within 10 s`);
+}

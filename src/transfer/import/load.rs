@@ -1,0 +1,175 @@
+//! One file of an import turned into a document ready to store: its text read
+//! and checked, its title, owner, dates and history worked out. Runs on the
+//! import's worker threads, off the writer.
+
+use sha2::{Digest, Sha256};
+
+use super::{Ctx, Loaded, Outcome};
+use crate::documents::bulk::{self, NewDoc, OldRevision};
+use crate::documents::{DocId, MAX_TITLE_CHARS, too_large_message};
+use crate::transfer::frontmatter::{self, Meta};
+use crate::transfer::source::{Item, Reader};
+use crate::transfer::{hex, parse_time};
+
+pub(super) fn load(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Outcome {
+    load_doc(ctx, reader, item).map_err(|why| (item.name.clone(), why))
+}
+
+/// The file's text: checked against the manifest, UTF-8, without a BOM, as
+/// quire stores it (line ends as LF, NULs as U+FFFD), so the size cap is
+/// checked on what would be stored.
+fn text_of(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<(String, Option<i64>), String> {
+    let (bytes, mtime) = reader.read(item).map_err(|why| {
+        if why.starts_with("the file is") {
+            format!(
+                "{why} (the document size cap is {} bytes)",
+                crate::documents::group(ctx.cap)
+            )
+        } else {
+            why
+        }
+    })?;
+    if let Some(expected) = ctx.listing.checksums.get(&item.name)
+        && &hex(&Sha256::digest(&bytes)) != expected
+    {
+        return Err("it does not match its checksum in manifest.json (changed or damaged)".into());
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "it is not UTF-8 text (invalid bytes at offset {}); re-save it as UTF-8",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    Ok((crate::documents::as_stored(text).into_owned(), mtime))
+}
+
+fn first_heading(body: &str) -> Option<&str> {
+    body.lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .map(|h| h.trim().trim_end_matches('#').trim())
+        .filter(|h| !h.is_empty())
+}
+
+fn clip_title(title: &str) -> String {
+    title
+        .trim()
+        .chars()
+        .take(MAX_TITLE_CHARS)
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+fn file_stem(name: &str) -> String {
+    let file = name.rsplit('/').next().unwrap_or(name);
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    stem.replace(['_'], " ")
+}
+
+fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, String> {
+    let (text, mtime) = text_of(ctx, reader, item)?;
+    let (meta, rest) = frontmatter::split(&text);
+    let body = frontmatter::stored_body(&meta, rest);
+    if body.len() > ctx.cap {
+        return Err(too_large_message(body.len(), ctx.cap));
+    }
+    let title = [
+        meta.title.as_deref(),
+        first_heading(&body),
+        Some(&file_stem(&item.name)),
+    ]
+    .into_iter()
+    .flatten()
+    .map(clip_title)
+    .find(|t| !t.is_empty())
+    .unwrap_or_else(|| "Untitled".into());
+    let id = meta
+        .id
+        .as_deref()
+        .and_then(DocId::parse)
+        .unwrap_or_else(|| {
+            let digest = Sha256::new()
+                .chain_update(b"quire import\0")
+                .chain_update(item.name.as_bytes())
+                .chain_update(b"\0")
+                .chain_update(text.as_bytes())
+                .finalize();
+            let mut bytes = [0u8; 16];
+            bytes.copy_from_slice(&digest[..16]);
+            DocId::from_digest(bytes)
+        });
+    let (owner_id, reassigned) = owner(ctx, &meta)?;
+    let time = |v: &Option<String>, key: &str| match v {
+        Some(v) => parse_time(v).ok_or_else(|| format!("its {key} time {v:?} is not a date")),
+        None => Ok(mtime.unwrap_or(ctx.now)),
+    };
+    let created_at = time(&meta.created, "created")?;
+    let updated_at = time(&meta.updated, "updated")?;
+    let visibility = match meta.visibility.as_deref() {
+        Some(v @ ("private" | "read" | "edit")) => v.to_owned(),
+        _ => "private".to_owned(),
+    };
+    let history = match ctx.listing.history.get(id.as_str()) {
+        Some(items) => items
+            .iter()
+            .map(|i| revision(ctx, reader, i))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
+    let doc = NewDoc {
+        id,
+        title,
+        body,
+        created_at,
+        updated_at,
+        owner_id,
+        visibility,
+        history,
+    };
+    let doc = bulk::prepare(doc, ctx.render)?;
+    Ok(Loaded {
+        name: item.name.clone(),
+        doc,
+        reassigned,
+    })
+}
+
+fn owner(ctx: &Ctx, meta: &Meta) -> Result<(Option<i64>, bool), String> {
+    match meta.owner.as_deref() {
+        Some(name) => match ctx.users.by_name.get(&name.to_lowercase()) {
+            Some(id) => Ok((Some(*id), false)),
+            None => match ctx.users.default {
+                Some(id) => Ok((Some(id), true)),
+                None => Err(format!(
+                    "its owner {name:?} has no account here; create it (`quire user add {name}`) \
+                     or pass --owner USER, then import again"
+                )),
+            },
+        },
+        None => Ok((ctx.users.default.or(ctx.users.unnamed), false)),
+    }
+}
+
+fn revision(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<OldRevision, String> {
+    let fail = |why: String| format!("its revision file {} is not usable: {why}", item.name);
+    let (text, _) = text_of(ctx, reader, item).map_err(fail)?;
+    let (meta, rest) = frontmatter::split(&text);
+    let rev = meta
+        .rev
+        .as_deref()
+        .and_then(|r| r.parse().ok())
+        .ok_or_else(|| fail("it has no rev number".into()))?;
+    let created_at = meta
+        .created
+        .as_deref()
+        .and_then(parse_time)
+        .ok_or_else(|| fail("it has no created time".into()))?;
+    Ok(OldRevision {
+        rev,
+        title: meta.title.clone().unwrap_or_default(),
+        author: meta.author.clone(),
+        created_at,
+        text: frontmatter::stored_body(&meta, rest),
+    })
+}
