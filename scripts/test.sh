@@ -35,6 +35,8 @@ PG_SERVER="$(./scripts/postgres.sh)"
 
 echo "== deploy files"
 ./scripts/check-deploy.sh
+echo "== the Docker deploy, built and run (image, compose with Litestream, restores, PostgreSQL)"
+./scripts/docker-test.sh
 echo "== format"
 cargo fmt --all -- --check
 echo "== lint"
@@ -42,7 +44,7 @@ cargo clippy --all-targets --locked -- -D warnings
 echo "== tests"
 cargo test --all-targets --locked
 echo "== tests on PostgreSQL: every API test and the import, export and account commands again, one new database each, and two instances"
-QUIRE_TEST_POSTGRES="$PG_SERVER" cargo test --locked --test api --test cli
+QUIRE_REQUIRE_POSTGRES=1 QUIRE_TEST_POSTGRES="$PG_SERVER" cargo test --locked --test api --test cli
 ./scripts/postgres.sh >/dev/null
 echo "== browser tests"
 ./scripts/browser-tests.sh

@@ -46,14 +46,18 @@ pub enum Command {
     Import {
         path: PathBuf,
         /// Owner of documents whose front matter names no owner, or an owner who
-        /// has no account here. Without it those documents have no owner (every
-        /// signed-in user may read and edit them), and ones naming an unknown owner
-        /// are skipped.
+        /// has no account here. Without it documents naming no owner belong to the
+        /// first admin (the output says who), and ones naming an unknown owner are
+        /// skipped.
         #[arg(long, value_name = "USER")]
         owner: Option<String>,
         /// Render Markdown on each document's first view instead of during the import.
         #[arg(long)]
         render_later: bool,
+        /// Import what symbolic links in the folder point to, when that is inside
+        /// the folder (by default each link is skipped and named).
+        #[arg(long)]
+        follow_symlinks: bool,
     },
     /// Export documents to a zip of Markdown files with front matter and a manifest.
     Export {
@@ -180,7 +184,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             path,
             owner,
             render_later,
-        } => crate::transfer::cli::import(&cli.config, &path, owner, !render_later).await,
+            follow_symlinks,
+        } => {
+            crate::transfer::cli::import(&cli.config, &path, owner, !render_later, follow_symlinks)
+                .await
+        }
         Command::Export {
             file,
             history,
@@ -281,8 +289,9 @@ async fn migrate_to(config: &Config, target: &str) -> anyhow::Result<()> {
     print!("{}", report.table());
     let differ = report.mismatched();
     anyhow::ensure!(
-        differ.is_empty(),
-        "the copy in {} differs from the source in: {}",
+        differ.is_empty() && report.committed,
+        "the copy in {} differs from the source in: {}; it was rolled back, so the target \
+         is as empty as before",
         crate::db::redact(target),
         differ.join(", ")
     );

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, ValueEnum};
 
+use crate::cidr::CidrList;
+
 /// How hard SQLite works to make a committed write survive a power cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Durability {
@@ -22,6 +24,32 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line, with the request's fields.
     Json,
+}
+
+/// The largest body the schema's `CHECK` lets a row hold (64 MiB).
+pub const MAX_DOC_BYTES_CEILING: u64 = 64 * 1024 * 1024;
+
+const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+
+/// A log filter quire will honour: comma-separated levels and `target=level`
+/// pairs. A typo is refused rather than read as the name of a target that logs
+/// nothing (`tracing` takes a bare `debg` for one).
+fn parse_log_filter(text: &str) -> Result<String, String> {
+    let help = "use a level (off, error, warn, info, debug, trace) or target=level pairs \
+                separated by commas, e.g. `quire=debug,info`";
+    for directive in text.split(',').map(str::trim) {
+        let level = match directive.rsplit_once('=') {
+            Some((target, level)) if !target.trim().is_empty() => level,
+            Some(_) => return Err(format!("{directive:?} names no target; {help}")),
+            None => directive,
+        };
+        if !LEVELS.contains(&level.trim().to_ascii_lowercase().as_str()) {
+            return Err(format!("{directive:?} is not a log level; {help}"));
+        }
+    }
+    tracing_subscriber::EnvFilter::try_new(text)
+        .map(|_| text.to_owned())
+        .map_err(|e| format!("{e}; {help}"))
 }
 
 /// A setting that must never be printed: `Debug` and the config table hide it.
@@ -78,12 +106,13 @@ pub struct Config {
     )]
     pub db_connections: u32,
 
-    /// Largest document body accepted, in bytes of UTF-8.
+    /// Largest document body accepted, in bytes of UTF-8 (1 to 67108864, the schema's ceiling).
     #[arg(
         long,
         global = true,
         env = "QUIRE_MAX_DOC_BYTES",
-        default_value_t = 262_144
+        default_value_t = 262_144,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_DOC_BYTES_CEILING)
     )]
     pub max_doc_bytes: usize,
 
@@ -99,6 +128,28 @@ pub struct Config {
         default_value_t = 268_435_456
     )]
     pub max_import_bytes: usize,
+
+    /// Seconds a request body may take to arrive in full; a slower one gets 408 and its
+    /// connection is closed (raise it for large imports over slow links).
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_BODY_TIMEOUT",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..=86_400)
+    )]
+    pub body_timeout: u64,
+
+    /// Most client connections open at once; more wait until some close (a log line
+    /// says so). Keep it under the open-file limit (`ulimit -n`).
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_MAX_CONNECTIONS",
+        default_value_t = 768,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000)
+    )]
+    pub max_connections: usize,
 
     /// HTTP worker threads; 0 means one per CPU core.
     #[arg(long, global = true, env = "QUIRE_WORKERS", default_value_t = 0)]
@@ -131,8 +182,9 @@ pub struct Config {
     )]
     pub litestream: String,
 
-    /// Log filter in `tracing` syntax, e.g. `info` or `quire=debug,info`.
-    #[arg(long, global = true, env = "QUIRE_LOG", default_value = "info")]
+    /// Log filter in `tracing` syntax, e.g. `info` or `quire=debug,info` (levels and
+    /// `target=level` pairs; anything else is refused at start).
+    #[arg(long, global = true, env = "QUIRE_LOG", default_value = "info", value_parser = parse_log_filter)]
     pub log: String,
 
     /// Log lines as `text` or `json` (one object per line, with each request's id).
@@ -147,6 +199,39 @@ pub struct Config {
         hide_env_values = true
     )]
     pub metrics_token: Option<Secret>,
+
+    /// Reverse proxies (addresses or CIDR ranges, comma-separated) whose
+    /// X-Forwarded-For/-Proto/-Host and Forwarded headers are believed; from
+    /// any other peer those headers are ignored.
+    #[arg(long, global = true, env = "QUIRE_TRUSTED_PROXIES", default_value = "")]
+    pub trusted_proxies: CidrList,
+
+    /// The address people reach quire at, e.g. `https://docs.example.org`; public
+    /// links are built on it (unset: a trusted proxy's headers, else the Host asked for).
+    #[arg(long, global = true, env = "QUIRE_PUBLIC_URL", value_parser = public_url)]
+    pub public_url: Option<String>,
+}
+
+/// `http(s)://host[:port][/path]`, kept without a trailing slash.
+fn public_url(s: &str) -> Result<String, String> {
+    let s = s.trim().trim_end_matches('/');
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"));
+    let ok = rest.is_some_and(|r| {
+        !r.is_empty()
+            && !r.starts_with('/')
+            && r.bytes()
+                .all(|b| b.is_ascii_graphic() && !matches!(b, b'?' | b'#' | b'\\' | b'@'))
+    });
+    if ok {
+        Ok(s.to_owned())
+    } else {
+        Err(format!(
+            "{s:?} is not an address like https://docs.example.org (http or https, a host, \
+             maybe a port and a path; no query)"
+        ))
+    }
 }
 
 /// A bare parser so tests and tools can build a `Config` from defaults plus overrides.
@@ -172,7 +257,7 @@ impl Config {
                 format!(
                     "this works on a SQLite database, and QUIRE_DATABASE_URL is {:?} \
                      (on PostgreSQL, use its own tools: pg_dump, streaming replicas)",
-                    crate::db::redact(url)
+                    redact(url)
                 )
             })?;
         let path = rest.split('?').next().unwrap_or_default();
@@ -212,12 +297,14 @@ impl Config {
     fn value_of(&self, id: &str) -> String {
         match id {
             "bind" => self.bind.clone(),
-            "database_url" => crate::db::redact(&self.database_url),
+            "database_url" => redact(&self.database_url),
             "db_connections" => self.db_connections.to_string(),
             "max_doc_bytes" => self.max_doc_bytes.to_string(),
             "max_import_bytes" => self.max_import_bytes.to_string(),
             "durability" => format!("{:?}", self.durability).to_lowercase(),
             "workers" => self.workers.to_string(),
+            "body_timeout" => self.body_timeout.to_string(),
+            "max_connections" => self.max_connections.to_string(),
             "log" => self.log.clone(),
             "log_format" => format!("{:?}", self.log_format).to_lowercase(),
             "metrics_token" => match self.metrics_token() {
@@ -228,60 +315,24 @@ impl Config {
             "signup" => self.signup.to_string(),
             "replica_url" => self.replica_url.clone().unwrap_or_default(),
             "litestream" => self.litestream.clone(),
+            "trusted_proxies" => self.trusted_proxies.to_string(),
+            "public_url" => self.public_url.clone().unwrap_or_default(),
             other => format!("<{other}>"),
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn with_url(url: &str) -> Config {
-        Config {
-            database_url: url.into(),
-            ..Config::from_env()
+/// The URL without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme && url[scheme + 3..at].contains(':') => {
+            let userinfo = &url[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or_default();
+            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
         }
-    }
-
-    #[test]
-    fn sqlite_urls_name_a_file() {
-        assert_eq!(
-            with_url("sqlite://./data/q.db").sqlite_path(),
-            Ok(PathBuf::from("./data/q.db"))
-        );
-        assert_eq!(
-            with_url("sqlite:///var/lib/q.db?mode=rwc").sqlite_path(),
-            Ok(PathBuf::from("/var/lib/q.db"))
-        );
-        assert!(with_url("postgres://x/y").sqlite_path().is_err());
-        assert!(with_url("sqlite://").sqlite_path().is_err());
-    }
-
-    #[test]
-    fn every_setting_appears_in_the_table_with_its_value() {
-        let cfg = Config::from_env();
-        let table = cfg.table();
-        assert!(table.iter().all(|row| !row[2].starts_with('<')));
-        assert!(
-            table
-                .iter()
-                .any(|r| r[1] == "QUIRE_MAX_DOC_BYTES" && r[2] == cfg.max_doc_bytes.to_string())
-        );
-    }
-
-    #[test]
-    fn the_metrics_token_never_prints() {
-        let cfg = Config {
-            metrics_token: Some("hunter2-token".parse().unwrap()),
-            ..Config::from_env()
-        };
-        let row = cfg
-            .table()
-            .into_iter()
-            .find(|r| r[1] == "QUIRE_METRICS_TOKEN")
-            .unwrap();
-        assert_eq!(row[2], "(set)");
-        assert!(!format!("{cfg:?}").contains("hunter2"));
+        _ => url.to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests;

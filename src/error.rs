@@ -37,6 +37,9 @@ pub enum AppError {
     /// The request body was larger than quire reads at all; nothing of it was kept.
     #[error("Upload too large")]
     UploadTooLarge { limit: usize },
+    /// The server's disk refuses writes (full, read-only): says which.
+    #[error("Unwritable: {0}")]
+    Unavailable(&'static str),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -79,9 +82,32 @@ impl AppError {
                 message: err.to_string(),
                 form,
             },
+            DocError::Unwritable(what) => Self::Form {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message: unwritable_text(what),
+                form,
+            },
             DocError::Db(e) => Self::Internal(e.into()),
         }
     }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The disk refused a write: what happened, and that the user's text is safe
+/// on the page in front of them.
+pub fn unwritable_text(what: &str) -> String {
+    format!(
+        "Not saved: {what}, so quire could not write anything. Your text is below; copy it \
+         somewhere safe, and save again once the server's administrator has made room \
+         (what was saved before is intact)."
+    )
 }
 
 impl From<DocError> for AppError {
@@ -90,6 +116,7 @@ impl From<DocError> for AppError {
             DocError::NotFound => Self::NotFound,
             DocError::Forbidden => Self::Forbidden(err.to_string()),
             DocError::Db(e) => Self::Internal(e.into()),
+            DocError::Unwritable(what) => Self::Unavailable(what),
             other => Self::BadRequest(other.to_string()),
         }
     }
@@ -105,6 +132,7 @@ impl ResponseError for AppError {
             Self::Form { status, .. } => *status,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::UploadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -117,6 +145,15 @@ impl ResponseError for AppError {
                 pages::message(status, "Something went wrong", INTERNAL_TEXT)
             }
             Self::NotFound => pages::message(status, "Not found", NOT_FOUND_TEXT),
+            Self::Unavailable(what) => pages::message(
+                status,
+                "Not saved",
+                &format!(
+                    "{} — so quire could not write anything. Go back to keep what you typed, \
+                     and try again once the server's administrator has made room.",
+                    capitalised(what)
+                ),
+            ),
             Self::Forbidden(why) => pages::message(status, "Not allowed", why),
             Self::LoginRequired { next } => HttpResponse::SeeOther()
                 .insert_header((

@@ -1,7 +1,9 @@
 //! quire: a self-hosted document web app. `app` is the one table of routes.
 
 pub mod accounts;
+pub mod cidr;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod db;
 pub mod documents;
@@ -9,6 +11,7 @@ pub mod error;
 pub mod metrics;
 pub mod ops;
 pub mod progress;
+pub mod random;
 pub mod seed;
 pub mod startup;
 pub mod transfer;

@@ -155,6 +155,21 @@ pub fn write_writer_wait(out: &mut String) {
     WRITER_WAIT.write(out, "quire_db_writer_wait_seconds", "");
 }
 
+static SEARCH_ERRORS: AtomicU64 = AtomicU64::new(0);
+
+/// Called when a search query fails, which is a bug: the user's words are
+/// never syntax.
+pub fn record_search_error() {
+    SEARCH_ERRORS.fetch_add(1, Ordering::Relaxed);
+}
+
+pub fn write_search_errors(out: &mut String) {
+    out.push_str("# HELP quire_search_errors_total Search queries the database refused.\n");
+    out.push_str("# TYPE quire_search_errors_total counter\n");
+    let n = SEARCH_ERRORS.load(Ordering::Relaxed);
+    let _ = writeln!(out, "quire_search_errors_total {n}");
+}
+
 static STARTED: OnceLock<f64> = OnceLock::new();
 
 fn unix_now() -> f64 {

@@ -2,7 +2,7 @@
 //! can ask for port 0 and learn the port that was chosen.
 
 use std::net::TcpListener;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use actix_web::dev::Server;
 use actix_web::middleware::from_fn;
@@ -14,6 +14,7 @@ use crate::db::Db;
 use crate::error::AppError;
 use crate::metrics::{self, HttpMetrics};
 use crate::web::form::FormLimit;
+use crate::web::limits::{self, BodyTimeout};
 use crate::web::metrics::LagCache;
 use crate::web::{AppState, auth, extractor_errors, layout, observe, security_headers};
 
@@ -49,6 +50,12 @@ impl Application {
         self.port
     }
 
+    /// Stops the server as SIGTERM does (`stop(true)` lets in-flight requests
+    /// finish), for tests that restart it in-process.
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
     /// Runs until SIGINT/SIGTERM: the server stops accepting, lets in-flight
     /// requests finish, then the database is closed cleanly.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
@@ -68,6 +75,10 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
         n => n,
     };
     let limit = web::Data::new(FormLimit::for_cap(config.max_doc_bytes));
+    let body_timeout = web::Data::new(BodyTimeout(Duration::from_secs(config.body_timeout)));
+    // actix-web caps connections per worker; the setting is the total.
+    let per_worker = config.max_connections.div_ceil(workers).max(1);
+    let max_connections = config.max_connections;
     let cap = config.max_doc_bytes;
     let state = web::Data::new(AppState { db, config });
     metrics::mark_start();
@@ -77,6 +88,7 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
         App::new()
             .app_data(state.clone())
             .app_data(limit.clone())
+            .app_data(body_timeout.clone())
             .app_data(http_metrics.clone())
             .app_data(lag.clone())
             .app_data(crate::web::api::json_config(cap))
@@ -86,13 +98,16 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
             .wrap(from_fn(auth::wrap))
             .wrap(from_fn(layout::wrap))
             .wrap(security_headers())
+            .wrap(from_fn(limits::body_deadline))
             .wrap(from_fn(observe::wrap))
     })
+    .on_connect(limits::count_connection(per_worker, max_connections))
     .listen(listener)?
     .workers(workers)
+    .max_connections(per_worker)
     .shutdown_timeout(30)
     // A client gets 10 s to send its request head, then the connection is closed.
-    .client_request_timeout(std::time::Duration::from_secs(10))
+    .client_request_timeout(Duration::from_secs(10))
     .run();
     Ok(server)
 }

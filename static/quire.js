@@ -51,6 +51,7 @@
   document.addEventListener("htmx:beforeRequest", function (e) {
     // Autosaves and notes loading into their own spots are not navigation.
     if (!e.detail.target || e.detail.target.id !== "main") return;
+    if (leaving(e.detail.elt)) sendLastDraft();
     if (freshFlash) { freshFlash = false; return; }
     var flash = document.getElementById("flash");
     if (flash) flash.textContent = "";
@@ -194,6 +195,30 @@
   });
   window.addEventListener("pagehide", sendLastDraft);
 
+  // Any text in the form that differs from what the page came with.
+  function changed(form) {
+    return Array.prototype.some.call(form.elements, function (el) {
+      return (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && el.type === "text")) &&
+        el.value !== el.defaultValue;
+    });
+  }
+
+  // Whether a request or link from `elt` leaves the editor other than by saving
+  // it or by answering the offer of an earlier draft: then what was typed is
+  // kept as a draft first.
+  function leaving(elt) {
+    var editor = document.querySelector("form.editor");
+    if (!editor || !elt || !elt.closest) return true;
+    if (elt.closest(".draft-offer")) return false;
+    return !editor.contains(elt) || elt.hasAttribute("data-cancel");
+  }
+
+  // A link followed without htmx (or before it takes over) also keeps the draft.
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest("a[href]");
+    if (link && leaving(link)) sendLastDraft();
+  }, true);
+
   function typing(el) {
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
   }
@@ -206,6 +231,14 @@
       return;
     }
     if (e.key === "Escape" && editor && typing(document.activeElement)) {
+      // Esc also ends an input method's composition: that is not leaving.
+      if (e.isComposing || e.keyCode === 229) return;
+      // Nor does it ever drop unsaved text: only an untouched editor is left.
+      if (changed(editor)) {
+        show("flash", "warn", "Esc leaves only an editor without changes. Save, or use Cancel " +
+          "(quire keeps a draft of what you typed).");
+        return;
+      }
       var cancel = editor.querySelector("[data-cancel]");
       if (cancel) cancel.click();
       return;

@@ -2,12 +2,20 @@
 
 use std::process::Command;
 
+#[path = "cli/floods.rs"]
+mod floods;
+#[path = "cli/import_safety.rs"]
+mod import_safety;
 #[path = "cli/logs.rs"]
 mod logs;
 #[path = "cli/migrate_to.rs"]
 mod migrate_to;
 #[path = "cli/pg.rs"]
 mod pg;
+#[path = "cli/server.rs"]
+mod server;
+#[path = "cli/start_checks.rs"]
+mod start_checks;
 #[path = "cli/transfer.rs"]
 mod transfer;
 

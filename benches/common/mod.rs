@@ -38,12 +38,7 @@ pub async fn sign_in(
         .text()
         .await
         .expect("login page");
-    let csrf = page
-        .split(r#"name="csrf" value=""#)
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .expect("the sign-in form has a CSRF field")
-        .to_owned();
+    let csrf = csrf_of(&page);
     let res = client
         .post(format!("{address}/login"))
         .form(&[
@@ -60,5 +55,22 @@ pub async fn sign_in(
         reqwest::StatusCode::SEE_OTHER,
         "bench sign-in"
     );
-    csrf
+    // Signed in, the token belongs to the session: read the new one.
+    let page = client
+        .get(format!("{address}/new"))
+        .send()
+        .await
+        .expect("GET /new")
+        .text()
+        .await
+        .expect("editor page");
+    csrf_of(&page)
+}
+
+fn csrf_of(page: &str) -> String {
+    page.split(r#"name="csrf" value=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page has a CSRF field")
+        .to_owned()
 }

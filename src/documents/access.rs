@@ -1,6 +1,8 @@
 //! Who may do what with a document, decided in one place. Every domain operation
 //! asks `authorize` (or filters lists with `VISIBLE`) before it touches a row.
-//! `actor = None` is quire itself (command-line tools): full access.
+//! `actor = None` is quire itself (command-line tools): full access. A document
+//! with no owner (imported before there was an admin) is open to every signed-in
+//! user to read and edit, but owner acts (share, publish, delete) need an owner.
 
 use sqlx::any::AnyExecutor;
 
@@ -36,8 +38,8 @@ impl Access {
 
 /// The viewer's access to `documents` rows, with the viewer's id as `$2`.
 const ACCESS_SQL: &str = "CASE
-    WHEN $2 IS NULL OR owner_id IS NULL OR owner_id = $2 THEN 3
-    WHEN visibility = 'edit' OR EXISTS (SELECT 1 FROM document_shares s
+    WHEN $2 IS NULL OR owner_id = $2 THEN 3
+    WHEN owner_id IS NULL OR visibility = 'edit' OR EXISTS (SELECT 1 FROM document_shares s
         WHERE s.doc_seq = documents.seq AND s.user_id = $2 AND s.can_edit = 1) THEN 2
     WHEN visibility = 'read' OR EXISTS (SELECT 1 FROM document_shares s
         WHERE s.doc_seq = documents.seq AND s.user_id = $2) THEN 1
@@ -53,12 +55,9 @@ pub fn visible(viewer_param: &str) -> String {
     )
 }
 
-/// Rows the viewer owns (the trash shows only these).
+/// Rows the viewer owns (the trash shows, and emptying it deletes, only these).
 pub fn owned(viewer_param: &str) -> String {
-    format!(
-        "({v} IS NULL OR d.owner_id IS NULL OR d.owner_id = {v})",
-        v = viewer_param
-    )
+    format!("({v} IS NULL OR d.owner_id = {v})", v = viewer_param)
 }
 
 pub fn viewer(actor: Option<Actor<'_>>) -> Option<i64> {
@@ -75,7 +74,7 @@ pub async fn authorize<'e>(
 ) -> Result<Document, DocError> {
     let found: Option<Document> = sqlx::query_as::<_, Document>(sqlx::AssertSqlSafe(format!(
         "SELECT {}, {ACCESS_SQL} AS access FROM documents WHERE id = $1",
-        super::store::COLUMNS
+        super::row::COLUMNS
     )))
     .bind(id.as_str())
     .bind(viewer(actor))
@@ -100,7 +99,7 @@ pub fn check(found: Option<Document>, need: Access) -> Result<Document, DocError
 pub fn document_with_access(viewer_expr: &str) -> String {
     format!(
         "{}, {} AS access",
-        super::store::COLUMNS
+        super::row::COLUMNS
             .split(", ")
             .map(|c| format!("documents.{c}"))
             .collect::<Vec<_>>()
@@ -189,7 +188,7 @@ pub async fn change(
             format!("{} unshared from user {user_id}", doc.id)
         }
         Change::PublicLink(on) => {
-            let token = on.then(crate::accounts::random_token);
+            let token = on.then(crate::random::random_token);
             sqlx::query("UPDATE documents SET public_token = $1 WHERE seq = $2")
                 .bind(token)
                 .bind(doc.seq)
@@ -202,7 +201,7 @@ pub async fn change(
             )
         }
     };
-    crate::accounts::audit(&mut tx, viewer(actor), "permission.changed", &detail).await?;
+    crate::db::audit(&mut tx, viewer(actor), "permission.changed", &detail).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -214,7 +213,7 @@ pub async fn find_public(db: &Db, token: &str) -> Result<Document, DocError> {
     }
     let doc = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {} FROM documents WHERE public_token = $1 AND deleted_at IS NULL",
-        super::store::COLUMNS
+        super::row::COLUMNS
     )))
     .bind(token)
     .fetch_optional(&db.read)

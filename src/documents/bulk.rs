@@ -55,6 +55,15 @@ impl Prepared {
     pub fn revisions(&self) -> usize {
         self.revs.len()
     }
+
+    /// Roughly the memory it holds: its texts, page and stored history.
+    pub fn bytes(&self) -> usize {
+        self.title.len()
+            + self.body.len()
+            + self.html.len()
+            + self.cjk.len()
+            + self.texts.iter().map(|t| t.data.len()).sum::<usize>()
+    }
 }
 
 struct TextRow {

@@ -34,11 +34,9 @@ pub async fn put(
     base_version: i64,
     cap: usize,
 ) -> Result<Draft, DocError> {
-    if body.len() > cap {
-        return Err(DocError::TooLarge {
-            size: body.len(),
-            cap,
-        });
+    let size = super::stored_len(body);
+    if size > cap {
+        return Err(DocError::TooLarge { size, cap });
     }
     let chars = title.chars().count();
     if chars > MAX_TITLE_CHARS {
@@ -60,8 +58,7 @@ pub async fn put(
     .bind(doc.seq)
     .bind(actor.user_id)
     .bind(title)
-    // Browsers send CRLF from textareas; keep what the user sees, as a save does.
-    .bind(body.replace("\r\n", "\n"))
+    .bind(super::as_stored(body).into_owned())
     .bind(base_version.clamp(1, doc.version))
     .bind(now_ms())
     .fetch_one(&mut *tx)

@@ -11,9 +11,11 @@ mod id;
 pub mod merge;
 mod render;
 mod revisions;
+mod row;
 mod saving;
 mod search;
 mod search_pg;
+mod search_query;
 mod snippet;
 mod store;
 
@@ -25,9 +27,11 @@ pub use merge::{Chunk, Merge};
 pub use render::{RENDER_VERSION, render_markdown};
 pub use revisions::Revision;
 pub use saving::{Conflicted, Saved, save};
-pub use search::{Hit, search};
+pub use search::search;
+pub use search_query::{Found, Hit};
 pub use store::{Document, Summary};
 
+pub use crate::clock::now_ms;
 use crate::db::Db;
 
 pub const MAX_TITLE_CHARS: usize = 200;
@@ -36,7 +40,7 @@ pub const PAGE_SIZE: i64 = 50;
 /// Why a write was refused. Each variant is something the user can fix.
 #[derive(Debug, thiserror::Error)]
 pub enum DocError {
-    #[error("The title is empty. Give the document a title.")]
+    #[error("The title is empty or has no visible character. Give the document a title.")]
     EmptyTitle,
     #[error("The title is {chars} characters long; the limit is {MAX_TITLE_CHARS}.")]
     TitleTooLong { chars: usize },
@@ -57,8 +61,23 @@ pub enum DocError {
         current: Box<Document>,
         conflict: Box<Conflicted>,
     },
+    /// The disk refused the write (full, read-only, failing): nothing was saved.
+    #[error("Not saved: {0}, so quire could not write anything; try again later.")]
+    Unwritable(&'static str),
     #[error(transparent)]
-    Db(#[from] sqlx::Error),
+    Db(sqlx::Error),
+}
+
+impl From<sqlx::Error> for DocError {
+    fn from(err: sqlx::Error) -> Self {
+        match crate::db::storage_fault(&err) {
+            Some(fault) => {
+                tracing::error!(error = %fault.detail, "a write failed on the disk");
+                Self::Unwritable(fault.what)
+            }
+            None => Self::Db(err),
+        }
+    }
 }
 
 pub fn too_large_message(size: usize, cap: usize) -> String {
@@ -106,6 +125,39 @@ pub fn without_nul(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// False for characters that draw nothing: spaces, controls, zero-width and
+/// direction marks, byte-order marks, fillers and variation selectors. A title
+/// made of only these would be an invisible link in every list.
+fn visible(c: char) -> bool {
+    !(c.is_whitespace()
+        || c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+            | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E0000}'..='\u{E0FFF}'))
+}
+
+/// A body as quire stores it: line ends as LF (browsers send CRLF from a
+/// textarea, and the editor's counter counts one byte per line end), NULs as
+/// U+FFFD.
+pub fn as_stored(body: &str) -> std::borrow::Cow<'_, str> {
+    match without_nul(body) {
+        text if text.contains('\r') => text.replace("\r\n", "\n").replace('\r', "\n").into(),
+        text => text,
+    }
+}
+
+/// The size in bytes of `as_stored(body)`, without building it.
+pub fn stored_len(body: &str) -> usize {
+    let bytes = body.as_bytes();
+    let crlf = bytes.windows(2).filter(|w| w == b"\r\n").count();
+    let nul = bytes.iter().filter(|&&b| b == 0).count();
+    // U+FFFD takes three bytes in UTF-8, the NUL it replaces one.
+    bytes.len() - crlf + 2 * nul
+}
+
 /// A title and body that passed every rule, ready to store.
 #[derive(Debug, Clone)]
 pub struct Valid {
@@ -114,16 +166,15 @@ pub struct Valid {
 }
 
 impl Valid {
-    /// The size cap is checked first, before any other work on the body.
+    /// The size cap is checked first, before any other work on the body, and
+    /// on the size the body will have as stored.
     pub fn parse(title: &str, body: &str, cap: usize) -> Result<Self, DocError> {
-        if body.len() > cap {
-            return Err(DocError::TooLarge {
-                size: body.len(),
-                cap,
-            });
+        let size = stored_len(body);
+        if size > cap {
+            return Err(DocError::TooLarge { size, cap });
         }
         let title = without_nul(title.trim());
-        if title.is_empty() {
+        if !title.chars().any(visible) {
             return Err(DocError::EmptyTitle);
         }
         let chars = title.chars().count();
@@ -132,24 +183,9 @@ impl Valid {
         }
         Ok(Self {
             title: title.into_owned(),
-            // Browsers send CRLF from textareas; store what the user sees.
-            body: without_nul(body).replace("\r\n", "\n"),
+            body: as_stored(body).into_owned(),
         })
     }
-}
-
-/// Milliseconds since 1970, strictly increasing within this process, so two
-/// documents made in the same millisecond still list newest first.
-pub fn now_ms() -> i64 {
-    use std::sync::atomic::{AtomicI64, Ordering};
-    static LAST: AtomicI64 = AtomicI64::new(0);
-    let wall = chrono::Utc::now().timestamp_millis();
-    let prev = LAST
-        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
-            Some(wall.max(last + 1))
-        })
-        .unwrap_or(wall);
-    wall.max(prev + 1)
 }
 
 /// Inserts a new document with its first revision, in the caller's transaction.
@@ -318,39 +354,4 @@ pub async fn list_trash(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn oversized_body_is_refused_before_the_title_is_looked_at() {
-        let err = Valid::parse("", &"x".repeat(11), 10).unwrap_err();
-        assert!(matches!(err, DocError::TooLarge { size: 11, cap: 10 }));
-    }
-
-    #[test]
-    fn cap_counts_utf8_bytes_not_characters() {
-        // Four characters, twelve bytes.
-        assert!(Valid::parse("t", "日本語!", 10).is_ok());
-        assert!(Valid::parse("t", "日本語日", 11).is_err());
-    }
-
-    #[test]
-    fn titles_are_trimmed_and_must_not_be_empty() {
-        assert!(matches!(
-            Valid::parse("   ", "", 10),
-            Err(DocError::EmptyTitle)
-        ));
-        assert_eq!(Valid::parse("  Hi ", "", 10).unwrap().title, "Hi");
-        assert!(matches!(
-            Valid::parse(&"é".repeat(201), "", 10),
-            Err(DocError::TitleTooLong { chars: 201 })
-        ));
-    }
-
-    #[test]
-    fn too_large_message_names_the_limit_and_the_size() {
-        let msg = too_large_message(300_000, 262_144);
-        assert!(msg.contains("300,000 bytes"), "{msg}");
-        assert!(msg.contains("262,144 bytes (256 KiB)"), "{msg}");
-    }
-}
+mod tests;

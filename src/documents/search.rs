@@ -4,179 +4,9 @@
 
 use sqlx::AnyPool;
 
-use super::{Actor, access, cjk, snippet};
+use super::search_query::{CLOSE, Found, Hit, OPEN, translate};
+use super::{Actor, access, snippet};
 use crate::db::{Backend, Db};
-
-/// Longest query looked at; the rest is ignored rather than refused.
-const MAX_QUERY_BYTES: usize = 512;
-const MAX_TERMS: usize = 16;
-pub(super) const OPEN: &str = "\u{E000}";
-pub(super) const CLOSE: &str = "\u{E001}";
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Term {
-    pub words: Vec<String>,
-    pub phrase: bool,
-}
-
-/// FTS5 expressions for the word index and, where every word is long enough, the
-/// trigram index (which finds parts of words).
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Translated {
-    pub words: Option<String>,
-    pub trigrams: Option<String>,
-    /// The words to mark in snippets, lower-case, one per script run.
-    pub needles: Vec<String>,
-}
-
-pub(super) fn terms(input: &str) -> Vec<Term> {
-    let mut end = input.len().min(MAX_QUERY_BYTES);
-    while !input.is_char_boundary(end) {
-        end -= 1;
-    }
-    let mut out = Vec::new();
-    for (i, chunk) in input[..end].split('"').enumerate() {
-        let words = |s: &str| -> Vec<String> {
-            s.split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(str::to_lowercase)
-                .collect()
-        };
-        if i % 2 == 1 {
-            let ws = words(chunk);
-            if !ws.is_empty() {
-                out.push(Term {
-                    words: ws,
-                    phrase: true,
-                });
-            }
-        } else {
-            out.extend(words(chunk).into_iter().map(|w| Term {
-                words: vec![w],
-                phrase: false,
-            }));
-        }
-    }
-    out.truncate(MAX_TERMS);
-    out
-}
-
-/// Splits a token at script boundaries: ("windows", false), ("版", true).
-pub(super) fn script_runs(word: &str) -> Vec<(String, bool)> {
-    let mut runs: Vec<(String, bool)> = Vec::new();
-    for c in word.chars() {
-        let k = cjk::is_cjk(c);
-        match runs.last_mut() {
-            Some((s, kind)) if *kind == k => s.push(c),
-            _ => runs.push((c.to_string(), k)),
-        }
-    }
-    runs
-}
-
-/// What a query asks for, whatever the engine: runs of CJK characters (matched
-/// by their neighbouring pairs) and words in order, each maybe a prefix.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) enum Unit {
-    Cjk { grams: Vec<String>, prefix: bool },
-    Words { words: Vec<String>, prefix: bool },
-}
-
-/// Each term's CJK runs, then its other words as one unit; the last plain
-/// (unquoted) term is a prefix, as is a lone CJK character.
-pub(super) fn units(terms: &[Term]) -> Vec<Unit> {
-    let last = terms.len().saturating_sub(1);
-    let mut out = Vec::new();
-    for (i, term) in terms.iter().enumerate() {
-        let mut latin = Vec::new();
-        for w in &term.words {
-            for (run, is_cjk) in script_runs(w) {
-                if is_cjk {
-                    let prefix = run.chars().count() == 1;
-                    let grams = cjk::bigrams(&run);
-                    out.push(Unit::Cjk { grams, prefix });
-                } else {
-                    latin.push(run);
-                }
-            }
-        }
-        if !latin.is_empty() {
-            let prefix = i == last && !term.phrase;
-            out.push(Unit::Words {
-                words: latin,
-                prefix,
-            });
-        }
-    }
-    out
-}
-
-pub fn translate(input: &str) -> Translated {
-    let terms = terms(input);
-    if terms.is_empty() {
-        return Translated::default();
-    }
-    let star = |prefix: bool| if prefix { "*" } else { "" };
-    let words: Vec<String> = units(&terms)
-        .into_iter()
-        .map(|unit| match unit {
-            Unit::Cjk { grams, prefix } => {
-                format!("cjk : \"{}\"{}", grams.join(" "), star(prefix))
-            }
-            Unit::Words { words, prefix } => format!("\"{}\"{}", words.join(" "), star(prefix)),
-        })
-        .collect();
-    let long_enough = terms
-        .iter()
-        .all(|t| t.words.iter().all(|w| w.chars().count() >= 3));
-    let trigrams = long_enough.then(|| {
-        terms
-            .iter()
-            .map(|t| format!("\"{}\"", t.words.join(" ")))
-            .collect::<Vec<_>>()
-            .join(" AND ")
-    });
-    let needles = terms
-        .iter()
-        .flat_map(|t| t.words.iter())
-        .flat_map(|w| script_runs(w).into_iter().map(|(run, _)| run))
-        .collect();
-    Translated {
-        words: (!words.is_empty()).then(|| words.join(" AND ")),
-        trigrams,
-        needles,
-    }
-}
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Hit {
-    pub id: String,
-    pub title: String,
-    pub updated_at: i64,
-    /// Document text around the match, not yet escaped, with the match between
-    /// private-use marker characters (see `snippet_html`); the whole text as read.
-    pub snippet: String,
-}
-
-impl Hit {
-    /// The snippet as safe HTML: escaped, with matches in `<mark>`.
-    pub fn snippet_html(&self) -> String {
-        let mut out = String::with_capacity(self.snippet.len() + 32);
-        for c in self.snippet.chars() {
-            match c {
-                '&' => out.push_str("&amp;"),
-                '<' => out.push_str("&lt;"),
-                '>' => out.push_str("&gt;"),
-                '"' => out.push_str("&quot;"),
-                '\'' => out.push_str("&#39;"),
-                '\u{E000}' => out.push_str("<mark>"),
-                '\u{E001}' => out.push_str("</mark>"),
-                c => out.push(c),
-            }
-        }
-        out
-    }
-}
 
 async fn run(
     pool: &AnyPool,
@@ -184,24 +14,18 @@ async fn run(
     expr: &str,
     (limit, viewer): (i64, Option<i64>),
     needles: &[String],
-) -> Vec<Hit> {
-    let found: Result<Vec<Hit>, _> = sqlx::query_as(sqlx::AssertSqlSafe(sql.to_owned()))
+) -> Result<Vec<Hit>, sqlx::Error> {
+    let mut hits: Vec<Hit> = sqlx::query_as(sqlx::AssertSqlSafe(sql.to_owned()))
         .bind(expr)
         .bind(limit)
         .bind(RANKED_AT_MOST)
         .bind(viewer)
         .fetch_all(pool)
-        .await;
-    // The translation only ever produces quoted tokens, so an error here is a bug,
-    // not the user's fault: log it and show no results rather than a 500.
-    let mut hits = found.unwrap_or_else(|e| {
-        tracing::warn!(error = %e, expr, "search query failed");
-        Vec::new()
-    });
+        .await?;
     for hit in &mut hits {
         hit.snippet = snippet::around(&hit.snippet, needles, OPEN, CLOSE);
     }
-    hits
+    Ok(hits)
 }
 
 /// Ranking costs time per match and per occurrence: every match of a word found
@@ -227,14 +51,6 @@ const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 
     JOIN documents d ON d.seq = top.seq
     ORDER BY top.rank";
 
-pub(super) fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
-    for hit in more {
-        if (hits.len() as i64) < limit && !hits.iter().any(|h| h.id == hit.id) {
-            hits.push(hit);
-        }
-    }
-}
-
 fn search_sql(fts: &str, weights: &str) -> String {
     SEARCH_SQL
         .replace("{fts}", fts)
@@ -244,7 +60,7 @@ fn search_sql(fts: &str, weights: &str) -> String {
 
 /// Title hits first, then whole-word hits in the text, then hits inside words,
 /// among the documents `actor` may read.
-pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
+pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Found {
     if db.backend == Backend::Postgres {
         return super::search_pg::search(db, input, limit, actor).await;
     }
@@ -252,92 +68,29 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
     let page = (limit, access::viewer(actor));
     let words_sql = search_sql("documents_words", "10.0, 1.0, 2.0");
     let trigrams_sql = search_sql("documents_trigrams", "10.0, 1.0");
-    let mut hits = Vec::new();
+    let mut found = Found::default();
     if let Some(expr) = &t.words {
         if !expr.contains("cjk :") {
             let in_titles = format!("title : ({expr})");
-            let found = run(&db.read, &words_sql, &in_titles, page, &t.needles).await;
-            add(&mut hits, found, limit);
+            found.take(
+                run(&db.read, &words_sql, &in_titles, page, &t.needles).await,
+                limit,
+            );
         }
-        if (hits.len() as i64) < limit {
-            let found = run(&db.read, &words_sql, expr, page, &t.needles).await;
-            add(&mut hits, found, limit);
+        if !found.is_full(limit) {
+            found.take(
+                run(&db.read, &words_sql, expr, page, &t.needles).await,
+                limit,
+            );
         }
     }
     if let Some(expr) = &t.trigrams
-        && (hits.len() as i64) < limit
+        && !found.is_full(limit)
     {
-        let found = run(&db.read, &trigrams_sql, expr, page, &t.needles).await;
-        add(&mut hits, found, limit);
+        found.take(
+            run(&db.read, &trigrams_sql, expr, page, &t.needles).await,
+            limit,
+        );
     }
-    hits
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plain_words_are_quoted_and_the_last_is_a_prefix() {
-        let t = translate("garden ledg");
-        assert_eq!(t.words.as_deref(), Some(r#""garden" AND "ledg"*"#));
-        assert_eq!(t.trigrams.as_deref(), Some(r#""garden" AND "ledg""#));
-    }
-
-    #[test]
-    fn phrases_stay_phrases() {
-        let t = translate(r#""red fox" den"#);
-        assert_eq!(t.words.as_deref(), Some(r#""red fox" AND "den"*"#));
-    }
-
-    #[test]
-    fn syntax_becomes_plain_text() {
-        for input in [
-            r#"title:foo NEAR(a b) -x OR "unbalanced"#,
-            "'; DROP TABLE documents; --",
-            "*",
-            "\"\"\"",
-            "^foo + bar",
-        ] {
-            let t = translate(input);
-            for expr in t.words.iter().chain(t.trigrams.iter()) {
-                let outside_quotes: String = expr.split('"').step_by(2).collect();
-                assert!(
-                    outside_quotes.chars().all(|c| " AND*:cjk".contains(c)),
-                    "{input:?} -> {expr:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn junk_and_emoji_give_no_query() {
-        assert_eq!(translate("🎉🎉 !!! ***"), Translated::default());
-        assert_eq!(translate(""), Translated::default());
-    }
-
-    #[test]
-    fn cjk_runs_search_the_bigram_column() {
-        let t = translate("全文検索");
-        assert_eq!(t.words.as_deref(), Some(r#"cjk : "全文 文検 検索""#));
-        let t = translate("Windows版");
-        assert_eq!(t.words.as_deref(), Some(r#"cjk : "版"* AND "windows"*"#));
-    }
-
-    #[test]
-    fn huge_input_is_cut_to_a_bounded_query() {
-        let t = translate(&"word ".repeat(5000));
-        assert_eq!(t.words.unwrap().matches("word").count(), MAX_TERMS);
-    }
-
-    #[test]
-    fn snippets_are_escaped_with_marks() {
-        let hit = Hit {
-            id: String::new(),
-            title: String::new(),
-            updated_at: 0,
-            snippet: "<b>\u{E000}fox\u{E001}</b>".into(),
-        };
-        assert_eq!(hit.snippet_html(), "&lt;b&gt;<mark>fox</mark>&lt;/b&gt;");
-    }
+    found
 }

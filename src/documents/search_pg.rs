@@ -4,7 +4,7 @@
 //! words are only ever bound as values; the terms hold letters and digits only, so
 //! the `tsquery` text has no syntax of the user's in it.
 
-use super::search::{CLOSE, Hit, OPEN, Term, Unit, add, script_runs, terms, units};
+use super::search_query::{CLOSE, Found, Hit, OPEN, Term, Unit, script_runs, terms, units};
 use super::{Actor, access, snippet};
 use crate::db::Db;
 
@@ -173,36 +173,33 @@ async fn run(
 
 /// Words in titles and text (ranked), then parts of words, among the documents
 /// `actor` may read.
-pub(super) async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Vec<Hit> {
+pub(super) async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Found {
     let terms = terms(input);
     let needles: Vec<String> = terms
         .iter()
         .flat_map(|t| t.words.iter())
         .flat_map(|w| script_runs(w).into_iter().map(|(run, _)| run))
         .collect();
-    let mut hits = Vec::new();
+    let mut found = Found::default();
     for pass in passes(&terms) {
-        if (hits.len() as i64) >= limit {
+        if found.is_full(limit) {
             break;
         }
         // The terms hold letters and digits only, so an error is a bug, not the
-        // user's fault: log it and show what was found rather than a 500.
-        let found = run(db, pass, limit, access::viewer(actor))
+        // user's fault: `Found::take` logs and counts it.
+        let hits = run(db, pass, limit, access::viewer(actor))
             .await
-            .unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "search query failed");
-                Vec::new()
+            .map(|hits| {
+                hits.into_iter()
+                    .map(|mut hit| {
+                        hit.snippet = snippet::around(&hit.snippet, &needles, OPEN, CLOSE);
+                        hit
+                    })
+                    .collect()
             });
-        let found = found
-            .into_iter()
-            .map(|mut hit| {
-                hit.snippet = snippet::around(&hit.snippet, &needles, OPEN, CLOSE);
-                hit
-            })
-            .collect();
-        add(&mut hits, found, limit);
+        found.take(hits, limit);
     }
-    hits
+    found
 }
 
 #[cfg(test)]

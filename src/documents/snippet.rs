@@ -8,6 +8,10 @@ const SCAN_CHARS: usize = 65_536;
 /// Words shown before the first match, and in all.
 const WORDS_BEFORE: usize = 8;
 const WORDS_IN_ALL: usize = 28;
+/// The same bounds in characters, for text with few spaces (long URLs, base64,
+/// CJK): a page of fifty results stays small whatever the documents hold.
+const CHARS_BEFORE: usize = 80;
+const CHARS_IN_ALL: usize = 320;
 
 /// One character, lower-cased and without its accent (Latin letters), so that
 /// "Café" is found by "cafe" as the word index finds it.
@@ -79,7 +83,8 @@ pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String
     // Back up WORDS_BEFORE words from the first match, then forward to the end.
     let mut start = first.unwrap_or(0);
     let mut words = 0;
-    while start > 0 && words < WORDS_BEFORE {
+    let earliest = start.saturating_sub(CHARS_BEFORE);
+    while start > earliest && words < WORDS_BEFORE {
         start -= 1;
         if is_space(start) && start > 0 && !is_space(start - 1) {
             words += 1;
@@ -90,7 +95,7 @@ pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String
     }
     let mut end = start;
     let mut words = 0;
-    while end < chars.len() && words < WORDS_IN_ALL {
+    while end < chars.len() && words < WORDS_IN_ALL && end - start < CHARS_IN_ALL {
         if is_space(end) && end > 0 && !is_space(end - 1) {
             words += 1;
         }
@@ -168,6 +173,19 @@ mod tests {
         assert_eq!(snip("全文検索の話", &["検索"]), "全文[検索]の話");
         assert_eq!(snip("", &["a"]), "");
         assert_eq!(snip("abc", &[""]), "abc");
+    }
+
+    #[test]
+    fn text_without_spaces_gives_a_bounded_snippet() {
+        let text = format!("{}needle{}", "x".repeat(30_000), "y".repeat(30_000));
+        let s = snip(&text, &["needle"]);
+        assert!(
+            s.chars().count() <= CHARS_IN_ALL + 4,
+            "{} chars",
+            s.chars().count()
+        );
+        assert!(s.contains("[needle]"), "{s}");
+        assert!(snip(&"z".repeat(60_000), &["q"]).chars().count() <= CHARS_IN_ALL + 2);
     }
 
     #[test]

@@ -6,52 +6,8 @@ use sqlx::any::AnyExecutor;
 
 use super::{DocId, RENDER_VERSION, Valid, access, cjk};
 
-#[derive(Clone, sqlx::FromRow)]
-pub struct Document {
-    pub seq: i64,
-    pub id: String,
-    pub title: String,
-    pub body: String,
-    pub html: String,
-    pub version: i64,
-    pub created_at: i64,
-    pub updated_at: i64,
-    pub deleted_at: Option<i64>,
-    pub owner_id: Option<i64>,
-    pub visibility: String,
-    pub public_token: Option<String>,
-    /// Which renderer made `html`; not `RENDER_VERSION` means it must be redone.
-    pub render_version: i64,
-    /// The viewer's access level, where the query computed it (see `access`).
-    #[sqlx(default)]
-    pub access: i64,
-}
-
-/// For logs: which document and its sizes, never its text.
-impl std::fmt::Debug for Document {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Document")
-            .field("id", &self.id)
-            .field("version", &self.version)
-            .field("title_bytes", &self.title.len())
-            .field("body_bytes", &self.body.len())
-            .field("deleted_at", &self.deleted_at)
-            .finish()
-    }
-}
-
-/// A row of a listing: no body, no HTML.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Summary {
-    pub id: String,
-    pub title: String,
-    pub size: i64,
-    pub updated_at: i64,
-    pub deleted_at: Option<i64>,
-}
-
-pub(super) const COLUMNS: &str = "seq, id, title, body, html, version, created_at, updated_at, \
-     deleted_at, owner_id, visibility, public_token, render_version";
+use super::row::COLUMNS;
+pub use super::row::{Document, Summary};
 
 pub async fn insert(
     conn: &mut AnyConnection,

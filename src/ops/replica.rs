@@ -131,6 +131,11 @@ fn ltx_files(root: &Path) -> Option<Vec<(u64, SystemTime)>> {
 /// `None` when that cannot be known this way: no replica URL, a replica that is
 /// not `file://`, or no Litestream state beside the database or in the replica.
 pub fn file_replica_lag(config: &Config) -> Option<f64> {
+    file_replica_lag_at(config, SystemTime::now())
+}
+
+/// `file_replica_lag` as seen at `now` (tests pass a fixed time).
+fn file_replica_lag_at(config: &Config, now: SystemTime) -> Option<f64> {
     let url = config.replica_url.as_deref()?.trim();
     let replica = PathBuf::from(url.strip_prefix("file://")?);
     let db = config.sqlite_path().ok()?;
@@ -143,7 +148,9 @@ pub fn file_replica_lag(config: &Config) -> Option<f64> {
         .filter(|(txid, _)| *txid > replicated)
         .map(|(_, at)| *at)
         .min();
-    Some(oldest_missing.map_or(0.0, |at| at.elapsed().map_or(0.0, |age| age.as_secs_f64())))
+    Some(oldest_missing.map_or(0.0, |at| {
+        now.duration_since(at).map_or(0.0, |age| age.as_secs_f64())
+    }))
 }
 
 fn replica_txid(config: &Config, url: &str) -> anyhow::Result<Option<u64>> {
@@ -202,12 +209,18 @@ mod tests {
 
     use super::*;
 
+    /// A fixed "now" for the lag, so no test depends on how long it ran.
+    const NOW: Duration = Duration::from_secs(1_800_000_000);
+
+    fn at(age_secs: u64) -> SystemTime {
+        SystemTime::UNIX_EPOCH + NOW - Duration::from_secs(age_secs)
+    }
+
     fn ltx(dir: &Path, level: u8, name: &str, age_secs: u64) {
         let folder = dir.join(format!("ltx/{level}"));
         std::fs::create_dir_all(&folder).unwrap();
         let file = std::fs::File::create(folder.join(name)).unwrap();
-        file.set_modified(SystemTime::now() - Duration::from_secs(age_secs))
-            .unwrap();
+        file.set_modified(at(age_secs)).unwrap();
     }
 
     #[test]
@@ -220,21 +233,21 @@ mod tests {
             replica_url: Some(format!("file://{}", replica.display())),
             ..Config::from_env()
         };
-        assert_eq!(file_replica_lag(&config), None, "no Litestream state yet");
+        let lag = |config: &Config| file_replica_lag_at(config, at(0));
+        assert_eq!(lag(&config), None, "no Litestream state yet");
 
         ltx(&local, 0, "0000000000000001-0000000000000004.ltx", 300);
         ltx(&replica, 1, "0000000000000001-0000000000000004.ltx", 290);
-        assert_eq!(file_replica_lag(&config), Some(0.0));
+        assert_eq!(lag(&config), Some(0.0));
 
         ltx(&local, 0, "0000000000000005-0000000000000005.ltx", 120);
         ltx(&local, 0, "0000000000000006-0000000000000006.ltx", 60);
-        let lag = file_replica_lag(&config).unwrap();
-        assert!((119.0..130.0).contains(&lag), "{lag}");
+        assert_eq!(lag(&config), Some(120.0), "the oldest missing change");
 
         let s3 = Config {
             replica_url: Some("s3://bucket/q".into()),
             ..config
         };
-        assert_eq!(file_replica_lag(&s3), None);
+        assert_eq!(lag(&s3), None);
     }
 }

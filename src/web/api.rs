@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::AppState;
 use super::auth::CurrentUser;
-use super::documents::{PageQuery, actor};
+use super::params::{PageQuery, actor};
 use crate::documents::{self, DocError, DocId, Document, Summary, Valid};
 
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +57,7 @@ impl From<DocError> for ApiError {
             DocError::EmptyTitle | DocError::TitleTooLong { .. } | DocError::Invalid(_) => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
+            DocError::Unwritable(_) => StatusCode::SERVICE_UNAVAILABLE,
             DocError::Db(err) => {
                 tracing::error!(error = ?err, "api request failed");
                 return Self::Status(

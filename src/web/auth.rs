@@ -20,9 +20,6 @@ pub const SESSION_COOKIE: &str = "quire_session";
 pub const CSRF_COOKIE: &str = "quire_csrf";
 pub const CSRF_FIELD: &str = "csrf";
 pub const CSRF_HEADER: &str = "x-csrf-token";
-/// Templates write this where the request's CSRF token goes; the layout
-/// middleware fills it in, so no handler has to thread the token through.
-pub const CSRF_PLACEHOLDER: &str = "__QUIRE_CSRF__";
 
 /// The token this browser must send back with every state-changing request.
 #[derive(Clone)]
@@ -98,27 +95,40 @@ pub async fn wrap(
         .map(|c| c.value().to_owned())
         .filter(|t| valid_token(t));
     let issue_cookie = existing.is_none();
-    let csrf = existing.unwrap_or_else(accounts::random_token);
-    req.extensions_mut().insert(CsrfToken(csrf.clone()));
+    let anonymous_csrf = existing.unwrap_or_else(accounts::random_token);
 
-    let user = match (req.cookie(SESSION_COOKIE), page_view(&req)) {
-        (Some(c), Some(id)) => {
-            let found = accounts::session_user_with_document(&state.db, c.value(), &id)
-                .await
-                .map_err(|e| AppError::Internal(e.into()))?;
-            found.map(|(user, doc)| {
-                req.extensions_mut().insert(Prefetched(id, doc));
-                user
-            })
-        }
-        (Some(c), None) => accounts::session_user(&state.db, c.value())
+    let looked_up = match (req.cookie(SESSION_COOKIE), page_view(&req)) {
+        (Some(c), Some(id)) => accounts::session_user_with_document(&state.db, c.value(), &id)
             .await
-            .map_err(|e| AppError::Internal(e.into()))?,
-        (None, _) => None,
+            .map(|found| {
+                found.map(|(user, doc)| {
+                    req.extensions_mut().insert(Prefetched(id, doc));
+                    user
+                })
+            }),
+        (Some(c), None) => accounts::session_user(&state.db, c.value()).await,
+        (None, _) => Ok(None),
+    };
+    // A failed lookup is answered here, as a page the layout draws; an error
+    // passed up would skip the layout and reach the browser as an empty 500.
+    let user = match looked_up {
+        Ok(user) => user,
+        Err(e) => return Ok(req.error_response(AppError::Internal(e.into()))),
     };
     if let Some(u) = &user {
         req.extensions_mut().insert(u.clone());
     }
+    // With a session cookie the token is that session's own (also once the
+    // session has expired, so the form goes on to the sign-in page rather than
+    // a 403); without one, the CSRF cookie's.
+    let session_csrf = req
+        .cookie(SESSION_COOKIE)
+        .filter(|c| !c.value().is_empty())
+        .map(|c| super::csrf::for_session(c.value()));
+    let csrf = session_csrf
+        .clone()
+        .unwrap_or_else(|| anonymous_csrf.clone());
+    req.extensions_mut().insert(CsrfToken(csrf.clone()));
 
     let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let refusal = if safe {
@@ -137,7 +147,12 @@ pub async fn wrap(
             None => form_token(&mut req).await,
         };
         match sent {
-            Ok(Some(t)) if !issue_cookie && t == csrf => None,
+            Ok(Some(t))
+                if (session_csrf.is_some() || !issue_cookie)
+                    && crate::random::same_secret(&t, &csrf) =>
+            {
+                None
+            }
             Ok(_) => Some(AppError::Forbidden(
                 "This form has expired or did not come from quire. Go back, reload the page \
                  (copy your text first if you typed any) and try again."
@@ -156,16 +171,20 @@ pub async fn wrap(
         })
     });
 
-    let secure = state.config.cookie_secure || req.connection_info().scheme() == "https";
-    let mut res = match refusal {
-        Some(err) => {
-            let (http_req, _) = req.into_parts();
-            ServiceResponse::new(http_req, err.error_response())
-        }
-        None => next.call(req).await?.map_into_boxed_body(),
-    };
+    let secure = state.config.cookie_secure
+        || super::client::scheme(req.request(), &state.config) == "https";
+    let mut res = super::csrf::scope(csrf, async move {
+        Ok::<_, actix_web::Error>(match refusal {
+            Some(err) => {
+                let (http_req, _) = req.into_parts();
+                ServiceResponse::new(http_req, err.error_response())
+            }
+            None => next.call(req).await?.map_into_boxed_body(),
+        })
+    })
+    .await?;
     if issue_cookie {
-        let mut c = cookie(CSRF_COOKIE, csrf, secure);
+        let mut c = cookie(CSRF_COOKIE, anonymous_csrf, secure);
         c.set_max_age(CookieDuration::days(365));
         res.response_mut().add_cookie(&c)?;
     }
@@ -186,9 +205,16 @@ async fn api_auth(
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(|t| t.trim().to_owned());
     let user = match token {
-        Some(t) => accounts::tokens::user_for(&state.db, &t)
-            .await
-            .map_err(|e| AppError::Internal(e.into()))?,
+        Some(t) => match accounts::tokens::user_for(&state.db, &t).await {
+            Ok(user) => user,
+            Err(e) => {
+                tracing::error!(error = ?e, "looking up an API token failed");
+                let res = actix_web::HttpResponse::InternalServerError()
+                    .json(serde_json::json!({ "error": "internal error; see the server log" }));
+                let (http_req, _) = req.into_parts();
+                return Ok(ServiceResponse::new(http_req, res));
+            }
+        },
         None => None,
     };
     match user {
@@ -242,10 +268,44 @@ impl FromRequest for CurrentUser {
     }
 }
 
-/// Where to go after signing in: only paths on this site.
+/// Where to go after signing in: only paths on this site. Browsers drop tabs and
+/// line breaks from a URL and read a backslash as `/` (WHATWG URL rules), so `/\t/evil`
+/// would leave the site; anything but printable ASCII, a backslash or a leading
+/// `//` sends the user home instead.
 pub fn safe_next(next: Option<&str>) -> String {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_owned(),
+        Some(n)
+            if n.starts_with('/')
+                && !n.starts_with("//")
+                && n.bytes().all(|b| b.is_ascii_graphic() && b != b'\\') =>
+        {
+            n.to_owned()
+        }
         _ => "/".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn only_plain_paths_on_this_site_are_followed() {
+        for ok in ["/", "/d/abc?m=saved", "/search?q=a%20b"] {
+            assert_eq!(safe_next(Some(ok)), ok);
+        }
+        for bad in [
+            "//evil.example",
+            "/\t/evil.example",
+            "/\\evil.example",
+            "/\n/evil.example",
+            "/x\ry",
+            "https://evil.example",
+            "/a b",
+            "/\u{e9}",
+            "",
+        ] {
+            assert_eq!(safe_next(Some(bad)), "/", "{bad:?}");
+        }
     }
 }

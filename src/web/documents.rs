@@ -8,30 +8,10 @@ use super::auth::{CurrentUser, Prefetched};
 use super::form::FormData;
 use super::pages::{self, DocView, EditForm, EditPartial, ListPartial, Row, ShowPartial};
 use super::{AppState, done};
-use crate::documents::{self, Actor, DocError, DocId, Valid};
+use crate::documents::{self, DocError, DocId, Valid};
 use crate::error::AppError;
 
-#[derive(Deserialize)]
-pub struct PageQuery {
-    page: Option<i64>,
-}
-
-impl PageQuery {
-    pub fn page(self) -> i64 {
-        self.page.unwrap_or(1).max(1)
-    }
-}
-
-pub fn actor(user: &CurrentUser) -> Actor<'_> {
-    Actor {
-        user_id: user.0.id,
-        name: &user.0.username,
-    }
-}
-
-pub fn parse_id(raw: &str) -> Result<DocId, AppError> {
-    DocId::parse(raw).ok_or(AppError::NotFound)
-}
+use super::params::{PageQuery, actor, parse_id};
 
 pub async fn document_list(
     state: web::Data<AppState>,

@@ -8,9 +8,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::auth::CurrentUser;
-use super::documents::{actor, parse_id};
 use super::form::FormData;
 use super::pages::{DraftNote, fmt_time, iso_time};
+use super::params::{actor, parse_id};
 use super::{AppState, done};
 use crate::documents::{self, DocError, Document, Draft, drafts};
 use crate::error::AppError;

@@ -11,15 +11,20 @@ pub async fn healthz() -> HttpResponse {
         .body("ok")
 }
 
-/// The database answers and every migration is applied.
+/// The database answers, every migration is applied, and writes reach the disk
+/// (after a write failed on a full or read-only disk, not until one succeeds).
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
-    if state.db.is_ready().await {
-        HttpResponse::Ok()
+    if !state.db.is_ready().await {
+        return HttpResponse::ServiceUnavailable()
             .content_type("text/plain; charset=utf-8")
-            .body("ready")
-    } else {
-        HttpResponse::ServiceUnavailable()
-            .content_type("text/plain; charset=utf-8")
-            .body("database not ready")
+            .body("database not ready");
     }
+    if let Some(fault) = state.db.writer_fault().await {
+        return HttpResponse::ServiceUnavailable()
+            .content_type("text/plain; charset=utf-8")
+            .body(format!("database not writable: {}", fault.what));
+    }
+    HttpResponse::Ok()
+        .content_type("text/plain; charset=utf-8")
+        .body("ready")
 }

@@ -6,8 +6,8 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::auth::CurrentUser;
-use super::documents::{PageQuery, actor, parse_id};
 use super::pages::{self, fmt_time, iso_time};
+use super::params::{PageQuery, actor, parse_id};
 use super::{AppState, done};
 use crate::documents::{self, DiffLine, Revision, human_size};
 use crate::error::AppError;
@@ -110,6 +110,9 @@ pub async fn document_history(
     let id = parse_id(&id)?;
     let page = query.into_inner().page();
     let (doc, revs, more) = documents::history(&state.db, &id, page, Some(actor(&user))).await?;
+    if doc.deleted_at.is_some() {
+        return Ok(super::trash::in_trash_page(&doc));
+    }
     let partial = HistoryPartial {
         rows: revs.iter().map(|r| RevRow::new(r, doc.version)).collect(),
         id: doc.id,
@@ -129,6 +132,10 @@ pub async fn revision_show(
     let id = parse_id(&id)?;
     let (doc, revision, text) =
         documents::revision(&state.db, &id, rev, Some(actor(&user))).await?;
+    // A trashed document's old texts are gone from view with it, as its page is.
+    if doc.deleted_at.is_some() {
+        return Ok(super::trash::in_trash_page(&doc));
+    }
     // Old revisions are read rarely; rendering them on demand keeps saves cheap.
     let html = web::block(move || documents::render_markdown(&text))
         .await
@@ -160,6 +167,9 @@ pub async fn revision_diff(
     let id = parse_id(&id)?;
     let actor = Some(actor(&user));
     let doc = documents::get(&state.db, &id, actor).await?;
+    if doc.deleted_at.is_some() {
+        return Ok(super::trash::in_trash_page(&doc));
+    }
     let to = query.to.unwrap_or(doc.version);
     let from = query.from.unwrap_or(to - 1).max(1);
     let diff = documents::revision_diff(&state.db, &id, from, to, actor).await?;

@@ -10,7 +10,7 @@ use actix_web::middleware::Next;
 use askama::Template;
 
 use super::assets;
-use super::auth::{CSRF_PLACEHOLDER, CsrfToken};
+use super::auth::CsrfToken;
 use super::pages::Fragment;
 use crate::accounts::User;
 
@@ -85,33 +85,34 @@ pub async fn wrap(
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
 
-    let body = if partial {
-        PartialOnly {
-            title: &title,
-            content: &html,
-        }
-        .render()
-    } else {
-        let user = res.request().extensions().get::<User>().cloned();
-        Layout {
-            title: &title,
-            is_admin: user.as_ref().is_some_and(|u| u.is_admin),
-            user: user.map(|u| u.username),
-            content: &html,
-            flash,
-            css: assets::url("style.css"),
-            js: assets::url("quire.js"),
-            htmx: assets::url("htmx.min.js"),
-        }
-        .render()
-    }
-    .map_err(actix_web::error::ErrorInternalServerError)?;
     let token = res
         .request()
         .extensions()
         .get::<CsrfToken>()
         .map(|t| t.0.clone())
         .unwrap_or_default();
-    let body = body.replace(CSRF_PLACEHOLDER, &token);
+    let body = super::csrf::render_with(token, || {
+        if partial {
+            PartialOnly {
+                title: &title,
+                content: &html,
+            }
+            .render()
+        } else {
+            let user = res.request().extensions().get::<User>().cloned();
+            Layout {
+                title: &title,
+                is_admin: user.as_ref().is_some_and(|u| u.is_admin),
+                user: user.map(|u| u.username),
+                content: &html,
+                flash,
+                css: assets::url("style.css"),
+                js: assets::url("quire.js"),
+                htmx: assets::url("htmx.min.js"),
+            }
+            .render()
+        }
+    })
+    .map_err(actix_web::error::ErrorInternalServerError)?;
     Ok(res.map_body(|_, _| BoxBody::new(body)))
 }

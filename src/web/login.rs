@@ -55,10 +55,7 @@ pub async fn login(
     let username = form.get("username").unwrap_or_default();
     let password = form.get("password").unwrap_or_default();
     let next = safe_next(form.get("next"));
-    let address = req
-        .peer_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_default();
+    let address = super::client::address(&req, &state.config);
     let refused = |status: StatusCode, message: &str| {
         pages::fragment(
             status,
@@ -76,7 +73,8 @@ pub async fn login(
             let token = accounts::start_session(&state.db, &user)
                 .await
                 .map_err(|e| AppError::Internal(e.into()))?;
-            let secure = state.config.cookie_secure || req.connection_info().scheme() == "https";
+            let secure =
+                state.config.cookie_secure || super::client::scheme(&req, &state.config) == "https";
             let mut res = HttpResponse::SeeOther()
                 .insert_header((header::LOCATION, next.clone()))
                 .finish();
@@ -87,7 +85,7 @@ pub async fn login(
         Err(e @ AccountError::WrongCredentials) => {
             Ok(refused(StatusCode::UNAUTHORIZED, &e.to_string()))
         }
-        Err(e @ AccountError::RateLimited { .. }) => {
+        Err(e @ (AccountError::RateLimited { .. } | AccountError::Busy)) => {
             Ok(refused(StatusCode::TOO_MANY_REQUESTS, &e.to_string()))
         }
         Err(e) => Err(AppError::Internal(anyhow::anyhow!(e))),
@@ -104,7 +102,7 @@ async fn signed_in(
     let token = accounts::start_session(&state.db, user)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
-    let secure = state.config.cookie_secure || req.connection_info().scheme() == "https";
+    let secure = state.config.cookie_secure || super::client::scheme(req, &state.config) == "https";
     let mut res = HttpResponse::SeeOther()
         .insert_header((header::LOCATION, next.to_owned()))
         .finish();

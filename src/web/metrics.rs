@@ -5,9 +5,9 @@ use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::random::same_secret;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
-use sha2::{Digest, Sha256};
 
 use super::AppState;
 use crate::error::AppError;
@@ -43,16 +43,8 @@ enum Access {
     Hidden,
 }
 
-/// Compares digests, so the time taken says nothing about how much matched.
-fn same_secret(a: &str, b: &str) -> bool {
-    let (a, b) = (Sha256::digest(a.as_bytes()), Sha256::digest(b.as_bytes()));
-    a.iter()
-        .zip(b.iter())
-        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-        == 0
-}
-
-fn access(req: &HttpRequest, token: Option<&str>) -> Access {
+fn access(req: &HttpRequest, config: &crate::config::Config) -> Access {
+    let token = config.metrics_token();
     if let Some(token) = token {
         let sent = req
             .headers()
@@ -66,10 +58,9 @@ fn access(req: &HttpRequest, token: Option<&str>) -> Access {
         };
     }
     // A reverse proxy on the same machine connects from loopback too: a request
-    // it forwarded is not a local one.
-    let forwarded = ["forwarded", "x-forwarded-for", "x-real-ip"]
-        .iter()
-        .any(|h| req.headers().contains_key(*h));
+    // it forwarded is not a local one, whether or not it says so.
+    let forwarded =
+        super::client::claims_forwarded(req.headers()) || super::client::via_proxy(req, config);
     let loopback = req.peer_addr().map(|a| a.ip()).is_some_and(|ip| match ip {
         IpAddr::V4(v4) => v4.is_loopback(),
         IpAddr::V6(v6) => {
@@ -89,7 +80,7 @@ pub async fn metrics_show(
     http: web::Data<HttpMetrics>,
     lag: web::Data<LagCache>,
 ) -> Result<HttpResponse, AppError> {
-    match access(&req, state.config.metrics_token()) {
+    match access(&req, &state.config) {
         Access::Granted => {}
         Access::Hidden => return Err(AppError::NotFound),
         Access::Refused => {
@@ -102,6 +93,7 @@ pub async fn metrics_show(
     let mut out = String::new();
     http.write(&mut out);
     metrics::write_writer_wait(&mut out);
+    metrics::write_search_errors(&mut out);
     write_pools(&mut out, &state);
     write_documents(&mut out, &state).await;
     let config = state.config.clone();
@@ -176,14 +168,6 @@ async fn write_documents(out: &mut String, state: &AppState) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn secrets_match_only_when_equal() {
-        assert!(same_secret("abc", "abc"));
-        assert!(!same_secret("abc", "abd"));
-        assert!(!same_secret("abc", "abcd"));
-        assert!(!same_secret("", "abc"));
-    }
 
     #[test]
     fn the_lag_is_worked_out_at_most_once_per_interval() {

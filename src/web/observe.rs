@@ -60,12 +60,17 @@ pub async fn wrap(
         .unwrap_or_else(|| "unmatched".to_owned());
     let method = method_label(req.method());
     let metrics = req.app_data::<web::Data<HttpMetrics>>().cloned();
+    let client = req
+        .app_data::<web::Data<super::AppState>>()
+        .map(|s| super::client::address(req.request(), &s.config))
+        .unwrap_or_default();
     req.extensions_mut().insert(RequestId(id.clone()));
     let span = tracing::info_span!(
         "request",
         request_id = %id,
         method,
         route = %route,
+        client = %client,
         status = tracing::field::Empty,
         elapsed_ms = tracing::field::Empty,
     );

@@ -8,8 +8,8 @@ use serde::Deserialize;
 
 use super::AppState;
 use super::auth::CurrentUser;
-use super::documents::actor;
 use super::pages::{self, fmt_time, iso_time};
+use super::params::actor;
 use crate::documents::{self, Hit};
 
 const RESULTS: i64 = 50;
@@ -45,6 +45,7 @@ impl From<&Hit> for HitRow {
 struct ResultsPartial {
     q: String,
     hits: Vec<HitRow>,
+    failed: bool,
 }
 
 #[derive(Template)]
@@ -60,14 +61,22 @@ pub async fn search_results(
     query: web::Query<SearchQuery>,
 ) -> HttpResponse {
     let q = query.into_inner().q;
-    let hits = if q.trim().is_empty() {
-        Vec::new()
+    let found = if q.trim().is_empty() {
+        documents::Found::default()
     } else {
         documents::search(&state.db, &q, RESULTS, Some(actor(&user))).await
     };
     let results = ResultsPartial {
-        hits: hits.iter().map(HitRow::from).collect(),
+        hits: found.hits.iter().map(HitRow::from).collect(),
+        failed: found.failed,
         q,
+    };
+    // A failed query is a bug, not an empty result: the status says so, to
+    // htmx, to monitoring and to tests.
+    let status = if found.failed {
+        StatusCode::INTERNAL_SERVER_ERROR
+    } else {
+        StatusCode::OK
     };
     let title = if results.q.trim().is_empty() {
         "Search".to_owned()
@@ -79,8 +88,8 @@ pub async fn search_results(
         .get("hx-target")
         .is_some_and(|t| t.as_bytes() == b"results");
     if live {
-        pages::fragment(StatusCode::OK, &title, &results)
+        pages::fragment(status, &title, &results)
     } else {
-        pages::fragment(StatusCode::OK, &title, &SearchPartial { results })
+        pages::fragment(status, &title, &SearchPartial { results })
     }
 }

@@ -5,9 +5,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::auth::CurrentUser;
-use super::documents::{actor, parse_id};
 use super::form::FormData;
 use super::pages::{self, DocView, ShowPartial};
+use super::params::{actor, parse_id};
 use super::{AppState, done};
 use crate::documents::access::{self, Change, Share};
 use crate::documents::{self, Access};
@@ -39,11 +39,8 @@ pub async fn share_page(
     let shares = access::shares(&state.db, doc.seq)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
-    let info = req.connection_info();
-    let public_url = doc
-        .public_token
-        .as_ref()
-        .map(|t| format!("{}://{}/p/{t}", info.scheme(), info.host()));
+    let base = super::client::public_base(&req, &state.config);
+    let public_url = doc.public_token.as_ref().map(|t| format!("{base}/p/{t}"));
     Ok(pages::fragment(
         StatusCode::OK,
         "Sharing",

@@ -30,6 +30,7 @@ pub struct ResultView {
     pub skipped: Vec<(String, String)>,
     pub skipped_count: usize,
     pub ignored: usize,
+    pub notes: Vec<String>,
 }
 
 #[derive(Template)]
@@ -170,6 +171,7 @@ pub async fn import_upload(
         cap: state.config.max_doc_bytes,
         owner: Some(admin.0.username.clone()),
         render: true,
+        follow_symlinks: false,
         progress: false,
     };
     let report = import(&state.db, &scratch.0, opts)
@@ -195,6 +197,7 @@ fn view(report: ImportReport) -> ResultView {
         skipped_count: report.skipped.len(),
         skipped: report.skipped.into_iter().take(LIST_SKIPPED).collect(),
         ignored: report.ignored,
+        notes: report.notes,
     }
 }
 

@@ -5,8 +5,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::auth::CurrentUser;
-use super::documents::{PageQuery, actor, parse_id};
 use super::pages::{self, DocView, Row, TrashPartial};
+use super::params::{PageQuery, actor, parse_id};
 use super::{AppState, done};
 use crate::documents::{self, Document};
 use crate::error::AppError;

@@ -207,6 +207,7 @@ async fn session_cookies_are_http_only_lax_and_logout_ends_the_session_on_the_se
         .await
         .unwrap();
     assert_eq!(home.status(), StatusCode::OK);
+    let csrf = crate::helpers::csrf_of(&home.text().await.unwrap());
     let out = plain
         .post(format!("{}/logout", app.address))
         .header(header::COOKIE, &cookies)
@@ -270,5 +271,49 @@ async fn revisions_record_who_saved_them() {
     assert!(
         html.contains("by bob") && html.contains("by alice"),
         "{html}"
+    );
+}
+
+#[tokio::test]
+async fn fifty_recent_failures_from_one_address_refuse_it_even_the_right_password() {
+    use quire::accounts::{AccountError, authenticate};
+    let app = spawn_app().await;
+    let address = "203.0.113.9";
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    // Failures from the address against many accounts, none against alice.
+    let fail = |n: usize| {
+        let db = app.db.write.clone();
+        async move {
+            for _ in 0..n {
+                sqlx::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
+                    .bind(format!("addr:{address}"))
+                    .bind(now)
+                    .execute(&db)
+                    .await
+                    .unwrap();
+            }
+        }
+    };
+
+    fail(49).await;
+    assert!(
+        authenticate(&app.db, "alice", PASSWORD, address)
+            .await
+            .is_ok(),
+        "49 failures leave the address in"
+    );
+    fail(1).await;
+    assert!(matches!(
+        authenticate(&app.db, "alice", PASSWORD, address).await,
+        Err(AccountError::RateLimited { .. })
+    ));
+    assert!(
+        authenticate(&app.db, "alice", PASSWORD, "203.0.113.10")
+            .await
+            .is_ok(),
+        "another address is not refused"
     );
 }

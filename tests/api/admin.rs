@@ -184,7 +184,7 @@ async fn sign_up_is_off_unless_configured() {
 }
 
 #[tokio::test]
-async fn idle_and_old_sessions_expire() {
+async fn idle_sessions_expire() {
     let app = spawn_app().await;
     let idle = quire::accounts::SESSION_IDLE_MS + 1000;
     sqlx::query("UPDATE sessions SET last_seen = last_seen - $1")
@@ -193,4 +193,35 @@ async fn idle_and_old_sessions_expire() {
         .await
         .unwrap();
     assert_eq!(app.get("/").await.status(), StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn a_session_ends_30_days_after_sign_in_however_busy() {
+    let app = spawn_app().await;
+    let id = app.create_document("Kept", "text").await;
+    let day = 24 * 3600 * 1000;
+    let started_ago = |ms: i64| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        // Seen just now, so only the session's age can end it.
+        sqlx::query("UPDATE sessions SET created_at = $1, last_seen = $2")
+            .bind(now - ms)
+            .bind(now)
+            .execute(&app.db.write)
+    };
+    let doc = format!("/d/{id}");
+
+    started_ago(30 * day - 60_000).await.unwrap();
+    assert_eq!(app.get("/").await.status(), StatusCode::OK, "29.99 days");
+    assert_eq!(app.get(&doc).await.status(), StatusCode::OK);
+
+    started_ago(30 * day + 1000).await.unwrap();
+    assert_eq!(
+        app.get("/").await.status(),
+        StatusCode::SEE_OTHER,
+        "30 days"
+    );
+    assert_eq!(app.get(&doc).await.status(), StatusCode::SEE_OTHER);
 }

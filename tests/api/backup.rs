@@ -1,5 +1,5 @@
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use quire::config::Config;
 use quire::db::Db;
@@ -19,32 +19,45 @@ async fn a_snapshot_taken_under_write_load_is_consistent_and_restores() {
     for n in 0..20 {
         app.create_document(&format!("before {n}"), "x").await;
     }
-    let stop = Arc::new(AtomicBool::new(false));
+    // 0 before the backup, 1 while it runs, 2 after: a write that began before
+    // the backup ended and ended after it began overlapped it.
+    let phase = Arc::new(AtomicU8::new(0));
+    let writing = Arc::new(tokio::sync::Barrier::new(5));
     let writers: Vec<_> = (0..4)
         .map(|w| {
-            let (app, stop) = (app.clone(), stop.clone());
+            let (app, phase, writing) = (app.clone(), phase.clone(), writing.clone());
             tokio::spawn(async move {
-                let mut n = 0;
-                while !stop.load(Ordering::Relaxed) {
+                let mut overlapped = 0;
+                for n in 0.. {
+                    let began = phase.load(Ordering::SeqCst);
+                    if began == 2 {
+                        break;
+                    }
                     app.create_document(&format!("during {w}-{n}"), "y").await;
-                    n += 1;
+                    if phase.load(Ordering::SeqCst) >= 1 && began <= 1 {
+                        overlapped += 1;
+                    }
+                    if n == 0 {
+                        writing.wait().await;
+                    }
                 }
-                n
+                overlapped
             })
         })
         .collect();
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    writing.wait().await;
 
     let db = app.dir.path().join("quire.db");
     let out = app.dir.path().join("snap/quire-backup.db.zst");
+    phase.store(1, Ordering::SeqCst);
     let taken = backup(&db, &out).await.expect("backup while writing");
-    stop.store(true, Ordering::Relaxed);
+    phase.store(2, Ordering::SeqCst);
     let mut during = 0;
     for w in writers {
         during += w.await.unwrap();
     }
 
-    assert!(during > 0, "writers ran during the backup");
+    assert!(during > 0, "writes were in flight during the backup");
     assert!(taken.documents >= 20);
     let target = app.dir.path().join("restored/quire.db");
     let restored = restore_snapshot(&out, &target, false).await.unwrap();
@@ -70,16 +83,17 @@ async fn an_upgrade_snapshots_the_database_before_migrating() {
     }
     let app = spawn_app().await;
     let id = app.create_document("Survives upgrades", "x").await;
-    // Pretend the last migration is new: forget it ran and undo what it made.
-    sqlx::query(
-        "DELETE FROM _sqlx_migrations WHERE version = (SELECT max(version) FROM _sqlx_migrations)",
-    )
-    .execute(&app.db.write)
-    .await
-    .unwrap();
-    // The last migration is 0006_covering_indexes.
-    for index in ["documents_listing", "documents_access"] {
-        sqlx::query(sqlx::AssertSqlSafe(format!("DROP INDEX {index}")))
+    // Pretend the last migration is new: forget it ran and undo what it made,
+    // whichever migration that is.
+    let (version, made) = last_sqlite_migration();
+    let forgotten = sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+        .bind(version)
+        .execute(&app.db.write)
+        .await
+        .unwrap();
+    assert_eq!(forgotten.rows_affected(), 1, "migration {version} had run");
+    for (kind, name) in made {
+        sqlx::query(sqlx::AssertSqlSafe(format!("DROP {kind} {name}")))
             .execute(&app.db.write)
             .await
             .unwrap();
@@ -97,5 +111,181 @@ async fn an_upgrade_snapshots_the_database_before_migrating() {
     let snap = verify(&backups[0].path()).await.unwrap();
     assert_eq!(snap.documents, 1);
     assert!(db.is_ready().await);
+    assert_eq!(app.get(&format!("/d/{id}")).await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn only_the_last_five_pre_upgrade_snapshots_are_kept() {
+    if crate::helpers::on_postgres() {
+        return;
+    }
+    let app = spawn_app().await;
+    let (version, made) = last_sqlite_migration();
+    let backups = app.dir.path().join("backups");
+    let listed = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&backups)
+            .map(|d| {
+                d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let mut every = std::collections::BTreeSet::new();
+    for _ in 0..7 {
+        sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+            .bind(version)
+            .execute(&app.db.write)
+            .await
+            .unwrap();
+        for (kind, name) in &made {
+            sqlx::query(sqlx::AssertSqlSafe(format!("DROP {kind} {name}")))
+                .execute(&app.db.write)
+                .await
+                .unwrap();
+        }
+        Db::open(&app.config)
+            .await
+            .expect("migrates again")
+            .close()
+            .await;
+        every.extend(listed());
+    }
+
+    assert_eq!(every.len(), 7, "one snapshot per upgrade: {every:?}");
+    let newest: Vec<String> = every.iter().skip(2).cloned().collect();
+    assert_eq!(listed(), newest, "the five newest are kept");
+}
+
+/// The newest file in `migrations/sqlite`: its version and the indexes, tables
+/// and triggers it creates (kind, name), so they can be undone; none for a
+/// migration that only changes rows, which may simply run again.
+fn last_sqlite_migration() -> (i64, Vec<(String, String)>) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let last = files.last().expect("a migration");
+    let name = last.file_name().unwrap().to_str().unwrap();
+    let version: i64 = name.split('_').next().unwrap().parse().unwrap();
+    let sql = std::fs::read_to_string(last).unwrap();
+    let mut made = Vec::new();
+    for statement in sql.split(';') {
+        let code: Vec<&str> = statement
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("--"))
+            .flat_map(str::split_whitespace)
+            .collect();
+        let words: Vec<String> = code.iter().map(|w| w.to_uppercase()).collect();
+        let Some(at) = words.iter().position(|w| w == "CREATE") else {
+            continue;
+        };
+        let mut rest = words[at + 1..].iter().enumerate();
+        let Some((_, kind)) =
+            rest.find(|(_, w)| ["INDEX", "TABLE", "TRIGGER"].contains(&w.as_str()))
+        else {
+            continue;
+        };
+        let name = code[at + 1..]
+            .iter()
+            .skip_while(|w| !w.eq_ignore_ascii_case(kind))
+            .skip(1)
+            .find(|w| !["IF", "NOT", "EXISTS"].contains(&w.to_uppercase().as_str()))
+            .expect("a name");
+        made.push((kind.clone(), name.to_string()));
+    }
+    // A migration that only changes rows (creates nothing) runs again as it is.
+    (version, made)
+}
+
+/// The schema and every document's row, to compare before and after.
+async fn sqlite_state(db: &Db) -> (String, String) {
+    let schema: String = sqlx::query_scalar(
+        "SELECT coalesce(group_concat(sql, ';'), '') FROM
+         (SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'quire_test_%'
+          ORDER BY type, name)",
+    )
+    .fetch_one(&db.read)
+    .await
+    .unwrap();
+    let rows: String = sqlx::query_scalar(
+        "SELECT coalesce(group_concat(row, ';'), '') FROM
+         (SELECT id || '|' || coalesce(owner_id, '-') || '|' || visibility || '|' || version
+                 || '|' || title AS row FROM documents ORDER BY id)",
+    )
+    .fetch_one(&db.read)
+    .await
+    .unwrap();
+    (schema, rows)
+}
+
+#[tokio::test]
+async fn a_migration_that_fails_leaves_the_database_as_it_was_and_the_next_start_completes_it() {
+    if crate::helpers::on_postgres() {
+        return;
+    }
+    let app = spawn_app().await;
+    let id = app.create_document("Before the upgrade", "x").await;
+    // Something for a migration that changes rows to change.
+    sqlx::query("UPDATE documents SET owner_id = NULL")
+        .execute(&app.db.write)
+        .await
+        .unwrap();
+    let (version, made) = last_sqlite_migration();
+    sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+        .bind(version)
+        .execute(&app.db.write)
+        .await
+        .unwrap();
+    for (kind, name) in made {
+        sqlx::query(sqlx::AssertSqlSafe(format!("DROP {kind} {name}")))
+            .execute(&app.db.write)
+            .await
+            .unwrap();
+    }
+    // Whatever the migration does, noting it as done then fails: all of it
+    // must go back with that.
+    sqlx::query(
+        "CREATE TRIGGER quire_test_refuse BEFORE INSERT ON _sqlx_migrations
+         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+    )
+    .execute(&app.db.write)
+    .await
+    .unwrap();
+    let before = sqlite_state(&app.db).await;
+
+    let config: Config = app.config.clone();
+    let err = match Db::open(&config).await {
+        Ok(_) => panic!("the migration was expected to fail"),
+        Err(e) => format!("{e:#}"),
+    };
+    assert!(err.contains("refused by the test"), "{err}");
+    assert_eq!(
+        sqlite_state(&app.db).await,
+        before,
+        "the failed migration changed the database"
+    );
+
+    sqlx::query("DROP TRIGGER quire_test_refuse")
+        .execute(&app.db.write)
+        .await
+        .unwrap();
+    let db = Db::open(&config)
+        .await
+        .expect("migrates once the fault is gone");
+    let done: i64 = sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE version = $1")
+        .bind(version)
+        .fetch_one(&db.read)
+        .await
+        .unwrap();
+    assert_eq!(done, 1);
+    assert_ne!(
+        sqlite_state(&db).await,
+        before,
+        "run in full, the migration changes what this test watches"
+    );
     assert_eq!(app.get(&format!("/d/{id}")).await.status(), StatusCode::OK);
 }

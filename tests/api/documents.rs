@@ -118,9 +118,9 @@ async fn stale_version_save_returns_409_with_both_texts() {
 async fn documents_survive_a_restart_of_the_server() {
     let app = spawn_app().await;
     let id = app.create_document("Kept", "still here").await;
-    let config = app.config.clone();
+    let (config, dir) = app.stop().await;
 
-    let again = crate::helpers::start(config, app.dir).await;
+    let again = crate::helpers::start(config, dir).await;
 
     let (status, html) = again.get_text(&format!("/d/{id}")).await;
     assert_eq!(status, StatusCode::OK);

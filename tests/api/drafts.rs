@@ -113,7 +113,8 @@ async fn saving_the_document_removes_the_draft() {
 async fn a_draft_that_only_repeats_the_saved_text_is_not_offered() {
     let app = spawn_app().await;
     let id = app.create_document("Notes", "same").await;
-    autosave(&app, &id, "Notes", "same", "1").await;
+    let (status, _) = autosave(&app, &id, "Notes", "same", "1").await;
+    assert_eq!(status, StatusCode::OK, "the autosave was taken");
 
     let (_, page) = app.get_text(&format!("/d/{id}/edit")).await;
 
@@ -180,9 +181,9 @@ async fn drafts_survive_a_restart_of_the_server() {
     let app = spawn_app().await;
     let id = app.create_document("Notes", "saved").await;
     autosave(&app, &id, "Notes", "typed before the restart", "1").await;
-    let config = app.config.clone();
+    let (config, dir) = app.stop().await;
 
-    let again = crate::helpers::start(config, app.dir).await;
+    let again = crate::helpers::start(config, dir).await;
 
     let (_, page) = again.get_text(&format!("/d/{id}/edit?draft=restore")).await;
     assert_eq!(

@@ -18,6 +18,8 @@ pub struct TestApp {
     pub config: Config,
     pub dir: TempDir,
     pub db: Db,
+    server: actix_web::dev::ServerHandle,
+    running: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
 
 pub const PASSWORD: &str = "correct horse battery staple";
@@ -39,12 +41,34 @@ pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     start(config, dir).await
 }
 
-/// The PostgreSQL server the tests run on, if any.
+/// The PostgreSQL server the tests run on, if any. The test command's PostgreSQL
+/// pass also sets `QUIRE_REQUIRE_POSTGRES=1`: then a missing server fails the
+/// test rather than letting it skip or run on SQLite.
 pub fn postgres_server() -> Option<String> {
-    std::env::var("QUIRE_TEST_POSTGRES")
+    let server = std::env::var("QUIRE_TEST_POSTGRES")
         .ok()
         .filter(|s| !s.trim().is_empty())
-        .map(|s| s.trim().trim_end_matches('/').to_owned())
+        .map(|s| s.trim().trim_end_matches('/').to_owned());
+    let required = std::env::var("QUIRE_REQUIRE_POSTGRES").is_ok_and(|v| !v.trim().is_empty());
+    assert!(
+        server.is_some() || !required,
+        "QUIRE_REQUIRE_POSTGRES is set but QUIRE_TEST_POSTGRES names no server"
+    );
+    server
+}
+
+/// The PostgreSQL server for a test that needs one, or `None` after a line on
+/// the real stderr (not the captured test output), so a skip is never silent.
+pub fn postgres_server_or_skip(test: &str) -> Option<String> {
+    let server = postgres_server();
+    if server.is_none() {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test}: needs PostgreSQL; set QUIRE_TEST_POSTGRES (and QUIRE_REQUIRE_POSTGRES=1 to fail instead)"
+        );
+    }
+    server
 }
 
 /// True when this run is on PostgreSQL: tests of SQLite files (backups, raw
@@ -86,12 +110,18 @@ pub async fn api_token(address: &str, client: &reqwest::Client, csrf: &str) -> S
 
 /// Starts a server over an existing folder (to test what survives a restart).
 pub async fn start(config: Config, dir: TempDir) -> TestApp {
+    // The server's warnings and errors, shown with a failing test's output.
+    let _ = tracing_subscriber::fmt()
+        .with_test_writer()
+        .with_env_filter("warn")
+        .try_init();
     let app = Application::build(config.clone())
         .await
         .expect("the app starts");
     let address = format!("http://127.0.0.1:{}", app.port());
     let db = app.db();
-    tokio::spawn(app.run_until_stopped());
+    let server = app.handle();
+    let running = tokio::spawn(app.run_until_stopped());
     match accounts::create_user(&db, "alice", PASSWORD, true).await {
         Ok(_) | Err(AccountError::Taken) => {}
         Err(e) => panic!("creating the test admin: {e}"),
@@ -104,6 +134,8 @@ pub async fn start(config: Config, dir: TempDir) -> TestApp {
         config,
         dir,
         db,
+        server,
+        running,
     }
 }
 
@@ -111,6 +143,9 @@ pub fn new_client() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .cookie_store(true)
+        // Well inside the server's 5 s keep-alive: a connection idle for about
+        // that long may be closing as the next request goes out on it.
+        .pool_idle_timeout(std::time::Duration::from_secs(2))
         .build()
         .expect("client")
 }
@@ -152,10 +187,37 @@ pub async fn sign_in(address: &str, username: &str, password: &str) -> (reqwest:
         .await
         .expect("POST /login");
     assert_eq!(res.status(), StatusCode::SEE_OTHER, "sign-in as {username}");
-    (client, csrf)
+    // Signing in starts a session with a CSRF token of its own.
+    let home = client
+        .get(format!("{address}/"))
+        .send()
+        .await
+        .expect("GET /")
+        .text()
+        .await
+        .expect("body");
+    (client, csrf_of(&home))
 }
 
 impl TestApp {
+    /// Starts a graceful stop, as SIGTERM does, without waiting for it.
+    pub fn begin_stop(&self) -> tokio::task::JoinHandle<()> {
+        let server = self.server.clone();
+        tokio::spawn(async move { server.stop(true).await })
+    }
+
+    /// Stops the server gracefully, as SIGTERM does, and waits until it has
+    /// closed its database; returns what `start` needs to serve it again.
+    pub async fn stop(self) -> (Config, TempDir) {
+        self.server.stop(true).await;
+        self.running
+            .await
+            .expect("the server task")
+            .expect("the server ran cleanly");
+        assert!(self.db.read.is_closed(), "the database was closed");
+        (self.config, self.dir)
+    }
+
     pub async fn get(&self, path: &str) -> Response {
         self.client
             .get(format!("{}{}", self.address, path))
@@ -232,6 +294,23 @@ impl TestApp {
             .and_then(|l| l.split('?').next())
             .expect("redirect to the new document");
         id.to_owned()
+    }
+
+    /// Revision `rev` of document `id` exactly as stored: its title and text.
+    pub async fn revision(&self, id: &str, rev: i64) -> (String, String) {
+        let alice: i64 = sqlx::query_scalar("SELECT id FROM users WHERE username = 'alice'")
+            .fetch_one(&self.db.read)
+            .await
+            .expect("the admin's id");
+        let actor = quire::documents::Actor {
+            user_id: alice,
+            name: "alice",
+        };
+        let id = quire::documents::DocId::parse(id).expect("a document id");
+        let (_, revision, text) = quire::documents::revision(&self.db, &id, rev, Some(actor))
+            .await
+            .unwrap_or_else(|e| panic!("revision {rev}: {e}"));
+        (revision.title, text)
     }
 
     pub async fn save(&self, id: &str, title: &str, body: &str, version: i64) -> Response {

@@ -53,7 +53,7 @@ async fn a_token_drives_the_whole_document_lifecycle() {
         put(None, "x").await.unwrap().status(),
         StatusCode::PRECONDITION_REQUIRED
     );
-    let big = "x".repeat(262_145);
+    let big = "x".repeat(app.config.max_doc_bytes + 1);
     assert_eq!(
         put(Some("\"2\""), &big).await.unwrap().status(),
         StatusCode::PAYLOAD_TOO_LARGE
@@ -158,4 +158,73 @@ async fn tokens_see_only_what_their_user_may() {
         .unwrap();
     assert_eq!(bad_json.status(), StatusCode::BAD_REQUEST);
     assert!(bad_json.json::<Value>().await.unwrap()["error"].is_string());
+}
+
+#[tokio::test]
+async fn token_creation_use_and_revocation_are_audited() {
+    let app = spawn_app().await;
+    let events = |app: &TestApp| {
+        let db = app.db.read.clone();
+        async move {
+            sqlx::query_scalar::<_, String>("SELECT event FROM audit_log ORDER BY id")
+                .fetch_all(&db)
+                .await
+                .unwrap()
+        }
+    };
+
+    let token = token_for(&app, &app.client, &app.csrf).await;
+    assert!(events(&app).await.contains(&"token.created".to_owned()));
+    let used = api(&app, reqwest::Method::GET, "", &token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(used.status(), StatusCode::OK);
+    assert!(events(&app).await.contains(&"token.used".to_owned()));
+    let (_, page) = app.get_text("/account").await;
+    let id = page
+        .split("/account/tokens/")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap()
+        .to_owned();
+    app.post_form(&format!("/account/tokens/{id}/revoke"), &[])
+        .await;
+    assert!(events(&app).await.contains(&"token.revoked".to_owned()));
+
+    let (_, html) = app.get_text("/admin/audit").await;
+    for event in ["token.created", "token.used", "token.revoked"] {
+        assert!(html.contains(event), "{event} on the audit page");
+    }
+}
+
+#[tokio::test]
+async fn json_bodies_are_limited_to_twice_the_cap_plus_64_kib() {
+    let app = spawn_app().await;
+    let token = token_for(&app, &app.client, &app.csrf).await;
+    let limit = app.config.max_doc_bytes * 2 + 64 * 1024;
+    // Each `\u0041` is six bytes of JSON for one byte of text, so the JSON can be
+    // over its limit while the text is within the document cap.
+    let post = |escaped_chars: usize| {
+        let json = format!(
+            r#"{{"title":"Escaped","body":"{}"}}"#,
+            r"\u0041".repeat(escaped_chars)
+        );
+        api(&app, reqwest::Method::POST, "", &token)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(json)
+            .send()
+    };
+    let under = (limit - 64) / 6;
+    let over = limit / 6 + 1;
+    assert!(
+        over <= app.config.max_doc_bytes,
+        "the text itself fits the cap"
+    );
+
+    assert_eq!(post(under).await.unwrap().status(), StatusCode::CREATED);
+    assert_eq!(
+        post(over).await.unwrap().status(),
+        StatusCode::PAYLOAD_TOO_LARGE
+    );
 }

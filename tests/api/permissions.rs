@@ -255,3 +255,37 @@ async fn a_public_link_shows_the_document_to_anyone_until_revoked() {
         .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn everyone_may_edit_lets_any_user_save_but_not_share_or_delete() {
+    let (app, bob) = with_bob().await;
+    let id = app.create_document("Wiki", "v1").await;
+    share(
+        &app,
+        &id,
+        &[("action", "visibility"), ("visibility", "edit")],
+    )
+    .await;
+
+    let (status, _) = bob
+        .post(
+            &format!("/d/{id}"),
+            &[("title", "Wiki"), ("body", "bob's v2"), ("version", "1")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "bob may edit");
+    let (_, html) = app.get_text(&format!("/d/{id}")).await;
+    assert!(html.contains("bob&#39;s v2") || html.contains("bob's v2"));
+    assert_eq!(
+        bob.post(&format!("/d/{id}/delete"), &[]).await.0,
+        StatusCode::FORBIDDEN,
+        "editing is not owning"
+    );
+    let (status, _) = bob
+        .post(
+            &format!("/d/{id}/share"),
+            &[("action", "visibility"), ("visibility", "private")],
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "nor sharing");
+}

@@ -34,6 +34,58 @@ async fn the_schema_itself_refuses_a_body_over_the_configured_cap() {
 }
 
 #[tokio::test]
+async fn the_schema_refuses_an_update_or_a_draft_over_the_configured_cap() {
+    let app = spawn_with(|c| c.max_doc_bytes = 100).await;
+    let id = app.create_document("Capped", "small").await;
+    let seq: i64 = sqlx::query_scalar("SELECT seq FROM documents WHERE id = $1")
+        .bind(&id)
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let user: i64 = sqlx::query_scalar("SELECT min(id) FROM users")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let update = |body: String| {
+        sqlx::query("UPDATE documents SET body = $1, size = octet_length($1) WHERE id = $2")
+            .bind(body)
+            .bind(&id)
+    };
+    let err = update("x".repeat(101))
+        .execute(&app.db.write)
+        .await
+        .expect_err("an update over the cap must fail in SQL");
+    assert!(err.to_string().contains("exceeds max_doc_bytes"), "{err}");
+    update("x".repeat(100))
+        .execute(&app.db.write)
+        .await
+        .unwrap();
+
+    let draft = |body: String| {
+        sqlx::query(
+            "INSERT INTO drafts (doc_seq, user_id, title, body, base_version, updated_at)
+             VALUES ($1, $2, 'd', $3, 1, 0)",
+        )
+        .bind(seq)
+        .bind(user)
+        .bind(body)
+    };
+    let err = draft("x".repeat(101))
+        .execute(&app.db.write)
+        .await
+        .expect_err("a draft over the cap must fail in SQL");
+    assert!(err.to_string().contains("exceeds max_doc_bytes"), "{err}");
+    draft("x".repeat(100)).execute(&app.db.write).await.unwrap();
+    let err = sqlx::query("UPDATE drafts SET body = $1 WHERE doc_seq = $2")
+        .bind("x".repeat(101))
+        .bind(seq)
+        .execute(&app.db.write)
+        .await
+        .expect_err("a draft grown over the cap must fail in SQL");
+    assert!(err.to_string().contains("exceeds max_doc_bytes"), "{err}");
+}
+
+#[tokio::test]
 async fn the_database_runs_in_wal_mode() {
     if on_postgres() {
         return;

@@ -285,6 +285,23 @@ async fn a_users_export_holds_only_what_they_may_read() {
 }
 
 #[tokio::test]
+async fn the_trash_is_left_out_of_an_export() {
+    let app = spawn_app().await;
+    app.create_document("Kept title", "kept text").await;
+    let binned = app.create_document("Binned title", "binned text").await;
+    app.post_form(&format!("/d/{binned}/delete"), &[]).await;
+
+    let res = app.get("/account/export?history=on").await;
+
+    assert_eq!(res.status(), StatusCode::OK);
+    let files = zip_files(&res.bytes().await.unwrap());
+    let all: String = files.values().cloned().collect();
+    assert!(all.contains("Kept title") && all.contains("kept text"));
+    assert!(!all.contains("Binned"), "a trashed document was exported");
+    assert!(!all.contains("binned text"));
+}
+
+#[tokio::test]
 async fn documents_imported_to_render_later_are_rendered_on_first_view_and_kept() {
     let app = spawn_app().await;
     let src = tempfile::tempdir().unwrap();

@@ -55,7 +55,16 @@ async fn hostile_markdown_renders_inert() {
         "the title is escaped"
     );
 
-    let (_, found) = app.get_text("/search?q=alert").await;
+    let (status, found) = app.get_text("/search?q=alert").await;
+    assert_eq!(status, reqwest::StatusCode::OK);
     let results = &found[found.find("id=\"results\"").unwrap()..];
+    assert!(
+        results.contains(&format!("href=\"/d/{id}\"")),
+        "the hostile document is a hit, so its title and snippet are on the page:\n{results}"
+    );
+    assert!(
+        results.contains("&lt;script&gt;<mark>alert</mark>"),
+        "the snippet holds the payload, escaped:\n{results}"
+    );
     assert!(!results.to_lowercase().contains("<script"), "{results}");
 }

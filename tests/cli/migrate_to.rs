@@ -299,3 +299,47 @@ async fn migrate_to_refuses_a_target_that_is_not_postgres() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("must be a postgres:// URL"), "{err}");
 }
+
+#[tokio::test]
+async fn a_copy_that_reads_back_differently_is_rolled_back_and_exits_non_zero() {
+    let source = Source::new();
+    source.ok(&["seed", "--count", "5", "--size", "300"]);
+    let target = fresh_postgres_database().await;
+    // The target gets quire's schema, then a trigger that silently alters the
+    // first document's title: the copy reads back different from the source.
+    let mut config = source.config();
+    config.database_url = target.clone();
+    Db::open(&config).await.unwrap().close().await;
+    let mut conn = sqlx::postgres::PgConnection::connect(&target)
+        .await
+        .unwrap();
+    for sql in [
+        "CREATE FUNCTION quire_test_alter_one() RETURNS trigger AS $$
+         BEGIN
+           IF NOT EXISTS (SELECT 1 FROM documents) THEN NEW.title := NEW.title || ' (altered)'; END IF;
+           RETURN NEW;
+         END $$ LANGUAGE plpgsql",
+        "CREATE TRIGGER quire_test_alter_one BEFORE INSERT ON documents
+         FOR EACH ROW EXECUTE FUNCTION quire_test_alter_one()",
+    ] {
+        sqlx::query(sql).execute(&mut conn).await.unwrap();
+    }
+    conn.close().await.ok();
+
+    let out = source.run(&["migrate-to", &target], "");
+
+    assert!(
+        !out.status.success(),
+        "a copy that differs is not a success"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("MISMATCH"), "{stdout}");
+    assert!(
+        stderr.contains("documents") && stderr.contains("rolled back"),
+        "{stderr}"
+    );
+    for table in ["documents", "revisions", "users"] {
+        assert_eq!(count(&target, table).await, 0, "{table} in the target");
+    }
+}

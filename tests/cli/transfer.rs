@@ -295,3 +295,45 @@ fn a_document_whose_history_was_damaged_is_skipped_whole_and_the_rest_imported()
         "no half document"
     );
 }
+
+#[test]
+fn an_export_that_fails_half_way_leaves_no_zip_behind_and_the_next_one_works() {
+    let q = Instance::new();
+    q.ok(&["seed", "--count", "40", "--size", "20000"]);
+    let zip = q.dir.path().join("e.zip");
+    // Files the export writes may not grow past 64 KiB, and a write past that
+    // fails (SIGXFSZ ignored) rather than killing it: the zip breaks half way.
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"trap '' XFSZ; ulimit -f 128; exec "$0" export "$1""#)
+        .arg(env!("CARGO_BIN_EXE_quire"))
+        .arg(&zip)
+        .env("QUIRE_DATABASE_URL", &q.url)
+        .env("QUIRE_LOG", "warn")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "the export cannot have fitted: {stderr}"
+    );
+    assert!(
+        !zip.exists(),
+        "a half-written zip was left at {}",
+        zip.display()
+    );
+    let left: Vec<_> = std::fs::read_dir(q.dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".zip"))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+
+    let done = q.ok(&["export", zip.to_str().unwrap()]);
+    assert!(done.contains("exported 40 documents"), "{done}");
+    assert_eq!(
+        read_zip(&zip).keys().filter(|n| n.ends_with(".md")).count(),
+        40
+    );
+}

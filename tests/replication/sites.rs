@@ -206,3 +206,28 @@ pub fn restore_replica(site: &Site, out: &Path) {
         .unwrap();
     assert!(status.success(), "litestream restore");
 }
+
+/// Waits until Litestream has synced to the site's `file://` replica at least
+/// once: its first sync comes about a second after it starts, and a stop before
+/// it replicates nothing (seen with 0.5.17). Checks the replica's LTX files.
+pub async fn wait_for_first_sync(site: &Site) {
+    let ltx = site.dir.path().join("replica/ltx");
+    let synced = || {
+        std::fs::read_dir(&ltx).ok().is_some_and(|levels| {
+            levels.filter_map(|l| l.ok()).any(|l| {
+                std::fs::read_dir(l.path())
+                    .ok()
+                    .is_some_and(|mut f| f.any(|e| e.is_ok()))
+            })
+        })
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !synced() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "Litestream never synced to {}",
+            ltx.display()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -1,6 +1,7 @@
 //! `quire migrate-to postgres://...`: copies the SQLite database into an empty
-//! PostgreSQL database, keys and all, in one target transaction, then reads the
-//! target back and compares row counts and SHA-256 digests table by table.
+//! PostgreSQL database, keys and all, in one target transaction, reads the copy
+//! back in that transaction and compares row counts and SHA-256 digests table by
+//! table, and commits only a copy that matches.
 
 mod rows;
 mod tables;
@@ -41,6 +42,8 @@ impl TableCheck {
 
 pub struct MigrateReport {
     pub tables: Vec<TableCheck>,
+    /// False when the copy differed: it was rolled back, the target left empty.
+    pub committed: bool,
     pub seconds: f64,
 }
 
@@ -129,14 +132,15 @@ async fn copy_and_verify(
     progress: bool,
 ) -> anyhow::Result<MigrateReport> {
     check_schema(source).await?;
-    let copied = copy_all(source, target, cap, progress).await?;
-    let mut read = target
-        .begin_snapshot()
-        .await
-        .context("reading back the target")?;
+    copy_all(source, target, cap, progress).await
+}
+
+/// Reads the copy back inside its own transaction, table by table, beside what
+/// was read from the source.
+async fn verify(tx: &mut WriteTx, copied: Vec<(u64, [u8; 32])>) -> anyhow::Result<Vec<TableCheck>> {
     let mut checks = Vec::with_capacity(TABLES.len());
     for (table, (source_rows, source_sha256)) in TABLES.iter().zip(copied) {
-        let (target_rows, target_sha256) = digest(&mut read, table, Backend::Postgres)
+        let (target_rows, target_sha256) = digest(tx, table, Backend::Postgres)
             .await
             .with_context(|| format!("reading back {}", table.name))?;
         checks.push(TableCheck {
@@ -147,11 +151,7 @@ async fn copy_and_verify(
             target_sha256,
         });
     }
-    read.rollback().await.ok();
-    Ok(MigrateReport {
-        tables: checks,
-        seconds: 0.0,
-    })
+    Ok(checks)
 }
 
 /// Refuses a source with tables or columns this copy does not know, so a new
@@ -195,14 +195,14 @@ async fn check_schema(source: &Db) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every table from one SQLite snapshot into one PostgreSQL transaction: the
-/// target gets all of it or none. Returns each table's count and digest as read.
+/// Every table from one SQLite snapshot into one PostgreSQL transaction, read
+/// back before it commits: the target gets a verified copy or nothing.
 async fn copy_all(
     source: &Db,
     target: &Db,
     cap: usize,
     progress: bool,
-) -> anyhow::Result<Vec<(u64, [u8; 32])>> {
+) -> anyhow::Result<MigrateReport> {
     let mut tx = target
         .begin_write()
         .await
@@ -262,9 +262,19 @@ async fn copy_all(
     }
     snapshot.rollback().await.ok();
     set_cap(&mut tx, cap as i64).await?;
-    tx.commit().await.context("committing the copy")?;
     bar.finish_and_clear();
-    Ok(digests)
+    let tables = verify(&mut tx, digests).await?;
+    let committed = tables.iter().all(TableCheck::matches);
+    if committed {
+        tx.commit().await.context("committing the copy")?;
+    } else {
+        tx.rollback().await.context("rolling the copy back")?;
+    }
+    Ok(MigrateReport {
+        tables,
+        committed,
+        seconds: 0.0,
+    })
 }
 
 async fn set_cap(tx: &mut WriteTx, cap: i64) -> anyhow::Result<()> {
