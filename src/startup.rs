@@ -13,6 +13,7 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::metrics::{self, HttpMetrics};
+use crate::web::drain::{self, InFlight, Stopper};
 use crate::web::form::FormLimit;
 use crate::web::limits::{self, BodyTimeout};
 use crate::web::metrics::LagCache;
@@ -21,6 +22,7 @@ use crate::web::{AppState, auth, extractor_errors, layout, observe, security_hea
 pub struct Application {
     port: u16,
     server: Server,
+    stopper: Stopper,
     db: Db,
 }
 
@@ -32,13 +34,20 @@ impl Application {
         let listener =
             TcpListener::bind(&config.bind).with_context(|| format!("binding {}", config.bind))?;
         let port = listener.local_addr()?.port();
-        let server = serve(listener, db.clone(), config)?;
+        let in_flight = InFlight::default();
+        let server = serve(listener, db.clone(), config, in_flight.clone())?;
+        let stopper = Stopper::new(server.handle(), in_flight, SHUTDOWN_TIMEOUT);
         tracing::info!(
             port,
             ms = started.elapsed().as_millis() as u64,
             "quire is ready"
         );
-        Ok(Self { port, server, db })
+        Ok(Self {
+            port,
+            server,
+            stopper,
+            db,
+        })
     }
 
     /// The database handle the server uses (for set-up in tests and tools).
@@ -50,16 +59,18 @@ impl Application {
         self.port
     }
 
-    /// Stops the server as SIGTERM does (`stop(true)` lets in-flight requests
-    /// finish), for tests that restart it in-process.
-    pub fn handle(&self) -> actix_web::dev::ServerHandle {
-        self.server.handle()
+    /// Stops the server as SIGTERM does (the requests in flight finish first), for
+    /// tests that restart it in-process.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
     }
 
-    /// Runs until SIGINT/SIGTERM: the server stops accepting, lets in-flight
-    /// requests finish, then the database is closed cleanly.
+    /// Runs until SIGINT/SIGTERM (or `Stopper::stop`): the server stops accepting,
+    /// lets in-flight requests finish, then the database is closed cleanly.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        let signals = tokio::spawn(drain::on_signal(self.stopper));
         let result = self.server.await.context("running the HTTP server");
+        signals.abort();
         self.db.close().await;
         result
     }
@@ -69,7 +80,15 @@ async fn not_found() -> Result<HttpResponse, AppError> {
     Err(AppError::NotFound)
 }
 
-fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server> {
+/// How long a stop waits for requests in flight, then for connections to close.
+const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
+
+fn serve(
+    listener: TcpListener,
+    db: Db,
+    config: Config,
+    in_flight: InFlight,
+) -> anyhow::Result<Server> {
     let workers = match config.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,
@@ -84,6 +103,7 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
     metrics::mark_start();
     let http_metrics = web::Data::new(HttpMetrics::default());
     let lag = web::Data::new(LagCache::default());
+    let in_flight = web::Data::new(in_flight);
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
@@ -91,6 +111,7 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
             .app_data(body_timeout.clone())
             .app_data(http_metrics.clone())
             .app_data(lag.clone())
+            .app_data(in_flight.clone())
             .app_data(crate::web::api::json_config(cap))
             .configure(extractor_errors)
             .configure(crate::app)
@@ -100,12 +121,16 @@ fn serve(listener: TcpListener, db: Db, config: Config) -> anyhow::Result<Server
             .wrap(security_headers())
             .wrap(from_fn(limits::body_deadline))
             .wrap(from_fn(observe::wrap))
+            .wrap(from_fn(drain::wrap))
     })
     .on_connect(limits::count_connection(per_worker, max_connections))
     .listen(listener)?
     .workers(workers)
     .max_connections(per_worker)
-    .shutdown_timeout(30)
+    .shutdown_timeout(SHUTDOWN_TIMEOUT.as_secs())
+    // quire stops on signals itself, so that every request in flight finishes
+    // before any worker stops (see `web::drain`).
+    .disable_signals()
     // A client gets 10 s to send its request head, then the connection is closed.
     .client_request_timeout(Duration::from_secs(10))
     .run();

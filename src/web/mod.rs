@@ -11,6 +11,7 @@ pub mod conflict;
 pub mod csrf;
 pub mod documents;
 pub mod drafts;
+pub mod drain;
 pub mod form;
 pub mod health;
 pub mod history;

@@ -18,7 +18,7 @@ pub struct TestApp {
     pub config: Config,
     pub dir: TempDir,
     pub db: Db,
-    server: actix_web::dev::ServerHandle,
+    server: quire::web::drain::Stopper,
     running: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
 
@@ -120,7 +120,7 @@ pub async fn start(config: Config, dir: TempDir) -> TestApp {
         .expect("the app starts");
     let address = format!("http://127.0.0.1:{}", app.port());
     let db = app.db();
-    let server = app.handle();
+    let server = app.stopper();
     let running = tokio::spawn(app.run_until_stopped());
     match accounts::create_user(&db, "alice", PASSWORD, true).await {
         Ok(_) | Err(AccountError::Taken) => {}
@@ -200,16 +200,21 @@ pub async fn sign_in(address: &str, username: &str, password: &str) -> (reqwest:
 }
 
 impl TestApp {
-    /// Starts a graceful stop, as SIGTERM does, without waiting for it.
-    pub fn begin_stop(&self) -> tokio::task::JoinHandle<()> {
+    /// Starts a graceful stop, as SIGTERM does, and returns once the server
+    /// takes no new connections, without waiting for the stop to end.
+    pub async fn begin_stop(&self) -> tokio::task::JoinHandle<()> {
         let server = self.server.clone();
-        tokio::spawn(async move { server.stop(true).await })
+        let stopping = tokio::spawn(async move { server.stop().await });
+        while !self.server.draining() {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        stopping
     }
 
     /// Stops the server gracefully, as SIGTERM does, and waits until it has
     /// closed its database; returns what `start` needs to serve it again.
     pub async fn stop(self) -> (Config, TempDir) {
-        self.server.stop(true).await;
+        self.server.stop().await;
         self.running
             .await
             .expect("the server task")
