@@ -3,29 +3,47 @@
 
 use std::sync::OnceLock;
 
-use pulldown_cmark::{CowStr, Event, Options, Parser, html};
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
 /// Bump when the output for the same source changes, so stored HTML can be redone.
 /// 2: `<input>` written in the text is removed; only task-list boxes remain.
-pub const RENDER_VERSION: i64 = 2;
+/// 3: a task-list box is labelled by its item's text.
+pub const RENDER_VERSION: i64 = 3;
 
 pub fn render_markdown(source: &str) -> String {
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_FOOTNOTES;
-    // Task-list boxes leave the parser as a mark the writer cannot guess (fresh
-    // for every render) and come back as checkboxes after sanitising, which
-    // removes every `<input>` the text itself contains (fake fields, buttons).
+    // Task-list boxes leave the parser as marks the writer cannot guess (fresh for
+    // every render), one before the item's text and one after it, and come back
+    // after sanitising as a checkbox labelled by that text. Sanitising removes
+    // every `<input>` and `<label>` the text itself contains.
     let mark = task_mark();
-    let (done, todo) = (format!("{mark}x\u{E000}"), format!("{mark}o\u{E000}"));
-    let events = Parser::new_ext(source, options).map(|e| match e {
-        Event::TaskListMarker(checked) => Event::Text(CowStr::from(if checked {
-            done.clone()
-        } else {
-            todo.clone()
-        })),
-        other => other,
+    let (done, todo, end) = (
+        format!("{mark}x\u{E000}"),
+        format!("{mark}o\u{E000}"),
+        format!("{mark}e\u{E000}"),
+    );
+    let mut in_task = false;
+    let events = Parser::new_ext(source, options).flat_map(|e| {
+        let close = in_task && ends_task_text(&e);
+        if close {
+            in_task = false;
+        }
+        let e = match e {
+            Event::TaskListMarker(checked) => {
+                in_task = true;
+                Event::Text(CowStr::from(if checked {
+                    done.clone()
+                } else {
+                    todo.clone()
+                }))
+            }
+            other => other,
+        };
+        let closing = close.then(|| Event::Text(CowStr::from(end.clone())));
+        closing.into_iter().chain(std::iter::once(e))
     });
     let mut unsafe_html = String::with_capacity(source.len() + source.len() / 4);
     html::push_html(&mut unsafe_html, events);
@@ -34,8 +52,44 @@ pub fn render_markdown(source: &str) -> String {
         return clean;
     }
     clean
-        .replace(&done, r#"<input type="checkbox" disabled checked> "#)
-        .replace(&todo, r#"<input type="checkbox" disabled> "#)
+        .replace(
+            &done,
+            r#"<label class="task"><input type="checkbox" disabled checked> "#,
+        )
+        .replace(
+            &todo,
+            r#"<label class="task"><input type="checkbox" disabled> "#,
+        )
+        .replace(&end, "</label>")
+}
+
+/// A task's label holds its item's first run of text: it ends where a block
+/// starts or ends (the paragraph, the item, a nested list).
+fn ends_task_text(event: &Event) -> bool {
+    match event {
+        Event::Start(tag) => !matches!(
+            tag,
+            Tag::Emphasis
+                | Tag::Strong
+                | Tag::Strikethrough
+                | Tag::Link { .. }
+                | Tag::Image { .. }
+                | Tag::Superscript
+                | Tag::Subscript
+        ),
+        Event::End(tag) => !matches!(
+            tag,
+            TagEnd::Emphasis
+                | TagEnd::Strong
+                | TagEnd::Strikethrough
+                | TagEnd::Link
+                | TagEnd::Image
+                | TagEnd::Superscript
+                | TagEnd::Subscript
+        ),
+        Event::Html(_) | Event::Rule | Event::DisplayMath(_) => true,
+        _ => false,
+    }
 }
 
 fn task_mark() -> String {
@@ -78,16 +132,51 @@ mod tests {
     }
 
     #[test]
-    fn task_lists_keep_their_checkboxes() {
-        let html = render_markdown("- [x] done\n- [ ] todo");
+    fn a_task_box_is_labelled_by_its_items_text() {
+        let html = render_markdown("- [x] done *well*\n- [ ] todo");
         assert!(
-            html.contains(r#"<input type="checkbox" disabled checked> done"#),
+            html.contains(
+                r#"<li><label class="task"><input type="checkbox" disabled checked> done <em>well</em></label></li>"#
+            ),
             "{html}"
         );
         assert!(
-            html.contains(r#"<input type="checkbox" disabled> todo"#),
+            html.contains(
+                r#"<li><label class="task"><input type="checkbox" disabled> todo</label></li>"#
+            ),
             "{html}"
         );
+    }
+
+    #[test]
+    fn a_task_label_ends_with_its_first_paragraph_or_before_a_nested_list() {
+        let loose = render_markdown("- [ ] first\n\n  more text\n\n- [x] second\n");
+        assert!(
+            loose.contains(
+                r#"<p><label class="task"><input type="checkbox" disabled> first</label></p>"#
+            ),
+            "{loose}"
+        );
+        assert!(loose.contains("<p>more text</p>"), "{loose}");
+        let nested = render_markdown("- [ ] parent\n  - [x] child\n");
+        assert!(
+            nested
+                .contains(r#"<label class="task"><input type="checkbox" disabled> parent</label>"#)
+                && nested.contains(
+                    r#"<label class="task"><input type="checkbox" disabled checked> child</label>"#
+                ),
+            "{nested}"
+        );
+        assert_eq!(
+            nested.matches("<label").count(),
+            nested.matches("</label>").count()
+        );
+    }
+
+    #[test]
+    fn labels_written_in_the_text_are_removed() {
+        let html = render_markdown("<label for=x>fake</label> and - [ ] not a task");
+        assert!(!html.contains("<label"), "{html}");
     }
 
     #[test]

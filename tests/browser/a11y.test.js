@@ -148,3 +148,26 @@ test('Escape in an untouched editor cancels back to the document', async () => {
   assert.equal((await page.locator('.prose').textContent()).trim(), 'unchanged');
   await page.close();
 });
+
+test('a task list shows each box on the line of its text, labelled by it, with no bullet', async () => {
+  const page = await context.newPage();
+  await createDocument(page, unique('Tasks'), '- [x] Write the outline\n- [ ] Ask for a *review*\n');
+  const box = page.getByRole('checkbox', { name: 'Ask for a review' });
+  assert.equal(await box.isChecked(), false);
+  assert.equal(await page.getByRole('checkbox', { name: 'Write the outline' }).isChecked(), true);
+  const shape = await box.evaluate((input) => {
+    const li = input.closest('li');
+    const text = input.closest('label').querySelector('em').getBoundingClientRect();
+    const b = input.getBoundingClientRect();
+    return {
+      bullet: getComputedStyle(li).listStyleType,
+      boxWidth: b.width,
+      sameLine: Math.abs(b.top + b.height / 2 - (text.top + text.height / 2)) < text.height,
+      boxBeforeText: b.right <= text.left,
+    };
+  });
+  assert.equal(shape.bullet, 'none');
+  assert.ok(shape.boxWidth < 40, `the box is ${shape.boxWidth}px wide`);
+  assert.ok(shape.sameLine && shape.boxBeforeText, JSON.stringify(shape));
+  await page.close();
+});

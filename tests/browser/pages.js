@@ -15,6 +15,19 @@ opens in any editor in thirty years.
 - [links](https://example.org)
 
 > Nothing is ever lost: a save appends a revision.
+
+## Before publishing
+
+- [x] Write the outline
+- [ ] Ask for a review
+
+| Format | Opens in |
+| --- | --- |
+| Markdown | any text editor |
+
+\`\`\`sh
+quire serve
+\`\`\`
 `;
 
 /**
