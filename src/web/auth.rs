@@ -44,9 +44,9 @@ pub fn cookie<'a>(name: &'a str, value: String, secure: bool) -> Cookie<'a> {
         .finish()
 }
 
-/// Reads an urlencoded body (up to the form limit) to find the CSRF field, then
-/// puts the bytes back for the handler.
-async fn form_token(req: &mut ServiceRequest) -> Result<Option<String>, AppError> {
+/// Reads an urlencoded body (up to the form limit) for its fields (the CSRF
+/// token among them), then puts the bytes back for the handler.
+async fn form_fields(req: &mut ServiceRequest) -> Result<FormData, AppError> {
     let limit = req
         .app_data::<web::Data<FormLimit>>()
         .map_or(FormLimit::for_cap(262_144).0, |l| l.0);
@@ -68,9 +68,9 @@ async fn form_token(req: &mut ServiceRequest) -> Result<Option<String>, AppError
         body.extend_from_slice(&chunk);
     }
     let body = body.freeze();
-    let token = FormData::parse(&body)?.get(CSRF_FIELD).map(str::to_owned);
+    let fields = FormData::parse(&body)?;
     req.set_payload(Payload::from(body));
-    Ok(token)
+    Ok(fields)
 }
 
 pub async fn wrap(
@@ -125,12 +125,13 @@ pub async fn wrap(
         .cookie(SESSION_COOKIE)
         .filter(|c| !c.value().is_empty())
         .map(|c| super::csrf::for_session(c.value()));
-    let csrf = session_csrf
+    let mut csrf = session_csrf
         .clone()
         .unwrap_or_else(|| anonymous_csrf.clone());
     req.extensions_mut().insert(CsrfToken(csrf.clone()));
 
     let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let mut fields = None;
     let refusal = if safe {
         None
     } else {
@@ -144,7 +145,11 @@ pub async fn wrap(
             None if super::multipart::is_multipart(&req) => {
                 super::multipart::leading_field(&mut req, CSRF_FIELD).await
             }
-            None => form_token(&mut req).await,
+            None => form_fields(&mut req).await.map(|form| {
+                let token = form.get(CSRF_FIELD).map(str::to_owned);
+                fields = Some(form);
+                token
+            }),
         };
         match sent {
             Ok(Some(t))
@@ -161,7 +166,7 @@ pub async fn wrap(
             Err(e) => Some(e),
         }
     };
-    let refusal = refusal.or_else(|| {
+    let mut refusal = refusal.or_else(|| {
         (user.is_none() && !is_public(req.path())).then(|| {
             let target = match req.query_string() {
                 "" => req.path().to_owned(),
@@ -170,19 +175,44 @@ pub async fn wrap(
             AppError::LoginRequired { next: target }
         })
     });
+    // A plain form save without a session: sign in with the text kept.
+    let mut ask = None;
+    let mut new_session = None;
+    if let (Some(AppError::LoginRequired { .. }), Some(form)) = (&refusal, &fields)
+        && super::resume::applies(&req)
+    {
+        match super::resume::sign_in(&state, &req, form).await {
+            super::resume::Outcome::SignedIn { user, session } => {
+                csrf = super::csrf::for_session(&session);
+                req.extensions_mut().insert(CsrfToken(csrf.clone()));
+                req.extensions_mut().insert(user);
+                new_session = Some(session);
+                refusal = None;
+            }
+            super::resume::Outcome::Ask(page) => ask = Some(page),
+        }
+    }
 
     let secure = state.config.cookie_secure
         || super::client::scheme(req.request(), &state.config) == "https";
     let mut res = super::csrf::scope(csrf, async move {
-        Ok::<_, actix_web::Error>(match refusal {
-            Some(err) => {
+        Ok::<_, actix_web::Error>(match (ask, refusal) {
+            (Some(page), _) => {
+                let (http_req, _) = req.into_parts();
+                ServiceResponse::new(http_req, page.response())
+            }
+            (None, Some(err)) => {
                 let (http_req, _) = req.into_parts();
                 ServiceResponse::new(http_req, err.error_response())
             }
-            None => next.call(req).await?.map_into_boxed_body(),
+            (None, None) => next.call(req).await?.map_into_boxed_body(),
         })
     })
     .await?;
+    if let Some(session) = new_session {
+        res.response_mut()
+            .add_cookie(&cookie(SESSION_COOKIE, session, secure))?;
+    }
     if issue_cookie {
         let mut c = cookie(CSRF_COOKIE, anonymous_csrf, secure);
         c.set_max_age(CookieDuration::days(365));

@@ -264,9 +264,10 @@ async fn after_the_session_expires_the_last_draft_waits_for_the_next_sign_in() {
         .await;
     assert_eq!(res.status(), StatusCode::SEE_OTHER);
     assert!(location(&res).starts_with("/login?next="));
+    // A plain form save is asked to sign in, with its text kept on the page.
     let res = app.save(&id, "Notes", "typed after", 1).await;
-    assert_eq!(res.status(), StatusCode::SEE_OTHER);
-    assert_eq!(location(&res), format!("/login?next=%2Fd%2F{id}"));
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    assert!(textareas(&res.text().await.unwrap()).contains(&"typed after".to_string()));
 
     let (client, _) = sign_in(&app.address, "alice", PASSWORD).await;
     let page = client

@@ -23,6 +23,7 @@ mod redirects;
 mod search;
 mod search_snippets;
 mod sign_in_abuse;
+mod sign_in_to_save;
 mod slow_clients;
 mod small_holes;
 mod storage;

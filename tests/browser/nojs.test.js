@@ -152,3 +152,44 @@ test('without JavaScript: signing out', async () => {
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   await page.close();
 });
+
+test('without JavaScript: a save after the session ended signs in again and saves the text', async () => {
+  const adminContext = await newContext(browser, { javaScriptEnabled: false });
+  const admin = await adminContext.newPage();
+  await signIn(admin);
+  const name = unique('writer').replace(/\s+/g, '-');
+  const password = 'a writer password';
+  await admin.goto('/admin/users');
+  await admin.getByLabel('Username').fill(name);
+  await admin.getByLabel(/^Password/).fill(password);
+  await admin.getByRole('button', { name: 'Add account' }).click();
+  await admin.getByRole('row', { name: new RegExp(name) }).waitFor();
+
+  const writerContext = await newContext(browser, { javaScriptEnabled: false });
+  const page = await writerContext.newPage();
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  const path = await createDocument(page, unique('Minutes'), 'first draft');
+  await page.goto(`${path}/edit`);
+  const text = 'Decisions: ship on "Friday" after review & tests';
+  await editorBody(page).fill(text);
+
+  // The session ends while the text is being written (signed out everywhere).
+  await admin.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: 'Disable' }).click();
+  await admin.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: 'Enable' }).click();
+  await admin.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: 'Disable' }).waitFor();
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Sign in to save' }).waitFor();
+  assert.equal(await page.getByLabel('Your text, not yet saved').inputValue(), text);
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in and save' }).click();
+  await page.waitForURL((url) => url.pathname === path);
+  assert.match(await page.locator('main').innerText(), /ship on "Friday" after review & tests/);
+  await writerContext.close();
+  await adminContext.close();
+});
