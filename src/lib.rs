@@ -105,5 +105,6 @@ pub fn app(cfg: &mut ServiceConfig) {
         .route("/healthz", get().to(health::healthz))
         .route("/readyz", get().to(health::readyz))
         .route("/metrics", get().to(scrape::metrics_show))
-        .route("/static/{hash}/{name}", get().to(assets::serve));
+        .route("/static/{hash}/{name}", get().to(assets::serve))
+        .route("/favicon.ico", get().to(assets::favicon));
 }

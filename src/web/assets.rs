@@ -23,7 +23,7 @@ impl Asset {
 pub fn all() -> &'static [Asset] {
     static ASSETS: OnceLock<Vec<Asset>> = OnceLock::new();
     ASSETS.get_or_init(|| {
-        let files: [(&str, &str, &[u8]); 3] = [
+        let files: [(&str, &str, &[u8]); 4] = [
             (
                 "style.css",
                 "text/css; charset=utf-8",
@@ -38,6 +38,11 @@ pub fn all() -> &'static [Asset] {
                 "htmx.min.js",
                 "text/javascript; charset=utf-8",
                 include_bytes!("../../static/vendor/htmx.min.js"),
+            ),
+            (
+                "favicon.svg",
+                "image/svg+xml",
+                include_bytes!("../../static/favicon.svg"),
             ),
         ];
         files
@@ -66,6 +71,19 @@ fn hex_prefix(digest: &[u8]) -> String {
 
 /// `GET /static/{hash}/{name}`: only names in the table exist, so no path can
 /// escape it. An old hash still gets the current file, but not the long cache.
+/// `/favicon.ico`, which browsers and feed readers ask for whatever a page links:
+/// the same icon, so no page load logs a 404.
+pub async fn favicon() -> HttpResponse {
+    let icon = all().iter().find(|a| a.name == "favicon.svg");
+    match icon {
+        Some(asset) => HttpResponse::Ok()
+            .content_type(asset.content_type)
+            .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+            .body(asset.bytes),
+        None => HttpResponse::NotFound().finish(),
+    }
+}
+
 pub async fn serve(path: web::Path<(String, String)>) -> HttpResponse {
     let (hash, name) = path.into_inner();
     let Some(asset) = all().iter().find(|a| a.name == name) else {

@@ -85,8 +85,10 @@ pub async fn wrap(
     }
     // Probes, metrics and static files carry no user data and change nothing;
     // /metrics checks its own token.
-    if matches!(req.path(), "/healthz" | "/readyz" | "/metrics")
-        || req.path().starts_with("/static/")
+    if matches!(
+        req.path(),
+        "/healthz" | "/readyz" | "/metrics" | "/favicon.ico"
+    ) || req.path().starts_with("/static/")
     {
         return Ok(next.call(req).await?.map_into_boxed_body());
     }

@@ -23,6 +23,7 @@ struct Layout<'a> {
     content: &'a str,
     flash: Option<&'static str>,
     css: String,
+    icon: String,
     js: String,
     htmx: String,
 }
@@ -59,6 +60,7 @@ fn flash(query: &str) -> Option<&'static str> {
         "trashed" => "Moved to the trash. You can restore it from the trash.",
         "restored" => "Restored from the trash.",
         "emptied" => "The trash is empty.",
+        "signed-out" => "Signed out.",
         _ => return None,
     })
 }
@@ -109,6 +111,7 @@ pub async fn wrap(
                 css: assets::url("style.css"),
                 js: assets::url("quire.js"),
                 htmx: assets::url("htmx.min.js"),
+                icon: assets::url("favicon.svg"),
             }
             .render()
         }

@@ -166,7 +166,7 @@ pub async fn logout(
     let mut gone = auth::cookie(SESSION_COOKIE, String::new(), false);
     gone.set_max_age(CookieDuration::ZERO);
     let mut res = HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, "/login"))
+        .insert_header((header::LOCATION, "/login?m=signed-out"))
         .finish();
     res.add_cookie(&gone)
         .map_err(|e| AppError::Internal(e.into()))?;

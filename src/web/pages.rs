@@ -15,6 +15,12 @@ pub struct Fragment {
 }
 
 /// Builds a response whose body the layout middleware fills in.
+/// "1 document", "2 documents": a count with its noun in the right number.
+pub fn counted(n: impl std::borrow::Borrow<u64>, one: &str, many: &str) -> String {
+    let n = *n.borrow();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub fn fragment(status: StatusCode, title: &str, partial: &impl Template) -> HttpResponse {
     match partial.render() {
         Ok(html) => {

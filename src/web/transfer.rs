@@ -178,9 +178,9 @@ pub async fn import_upload(
         .await
         .map_err(internal)?;
     let detail = format!(
-        "{} documents imported from a zip, {} files skipped",
-        report.imported,
-        report.skipped.len()
+        "{} imported from a zip, {} skipped",
+        super::pages::counted(report.imported, "document", "documents"),
+        super::pages::counted(report.skipped.len() as u64, "file", "files")
     );
     let mut conn = state.db.write.acquire().await.map_err(internal)?;
     crate::accounts::audit(&mut conn, Some(admin.0.id), "documents.imported", &detail)

@@ -142,6 +142,28 @@ async fn static_files_are_served_at_hashed_urls_with_long_caching() {
 }
 
 #[tokio::test]
+async fn every_page_links_an_icon_and_favicon_ico_answers_without_a_session() {
+    let app = spawn_app().await;
+    let (_, page) = app.get_text("/").await;
+    let icon = page
+        .split("<link rel=\"icon\" href=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the page links an icon")
+        .to_owned();
+    let res = app.get(&icon).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "image/svg+xml");
+    // Asked for by browsers and readers without cookies, before any sign-in.
+    let res = reqwest::get(format!("{}/favicon.ico", app.address))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "image/svg+xml");
+    assert!(res.text().await.unwrap().starts_with("<svg"));
+}
+
+#[tokio::test]
 async fn health_and_readiness_probes_answer() {
     let app = spawn_app().await;
     assert_eq!(

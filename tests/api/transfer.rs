@@ -177,14 +177,15 @@ async fn an_admin_uploads_a_zip_and_sees_what_was_imported_and_skipped() {
     ]);
     let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
     assert_eq!(status, StatusCode::OK, "{html}");
-    assert!(html.contains("Imported 1 documents"), "{html}");
+    assert!(html.contains("Imported 1 document ("), "{html}");
     assert!(html.contains("vault/latin1.md"), "{html}");
     assert!(html.contains("not UTF-8"), "{html}");
-    assert!(html.contains("Ignored 1 files"), "{html}");
+    assert!(html.contains("Skipped 1 file."), "{html}");
+    assert!(html.contains("Ignored 1 file that is not"), "{html}");
     let (_, list) = app.get_text("/").await;
     assert!(list.contains("Garden plan"), "the document is listed");
     let (_, audit) = app.get_text("/admin/audit").await;
-    assert!(audit.contains("1 documents imported from a zip, 1 files skipped"));
+    assert!(audit.contains("1 document imported from a zip, 1 file skipped"));
 
     let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
     assert_eq!(status, StatusCode::OK);

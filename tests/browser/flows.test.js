@@ -256,7 +256,26 @@ test('signing out ends the session', async () => {
   await signIn(page);
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(/\/login/);
+  await banner(page, 'Signed out.').waitFor();
   await page.goto('/');
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await ctx.close();
+});
+
+test('printing a document shows the text without the site around it or its buttons', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page);
+  const title = unique('Printed');
+  await createDocument(page, title, 'Some [link](https://example.org) to print.');
+  await page.emulateMedia({ media: 'print' });
+  const shown = async (selector) => page.locator(selector).first().isVisible();
+  assert.equal(await shown('header.site'), false);
+  assert.equal(await shown('footer.site'), false);
+  assert.equal(await shown('article .actions'), false);
+  assert.equal(await page.getByRole('heading', { level: 1, name: title }).isVisible(), true);
+  assert.equal(await shown('.prose'), true);
+  await page.emulateMedia({ media: 'screen' });
+  assert.equal(await shown('header.site'), true);
   await ctx.close();
 });

@@ -148,6 +148,7 @@ test('without JavaScript: signing out', async () => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(/\/login/);
+  await banner(page, 'Signed out.').waitFor();
   await page.goto('/new');
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   await page.close();
