@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::auth::CurrentUser;
+use super::form::FormData;
 use super::pages::{self, DocView, Row, TrashPartial};
 use super::params::{PageQuery, actor, parse_id};
 use super::{AppState, done};
@@ -42,11 +43,25 @@ pub async fn document_restore(
     ))
 }
 
+#[derive(Template)]
+#[template(path = "trash/confirm_empty_partial.html")]
+struct ConfirmEmptyPartial;
+
+/// Empties the trash once confirmed: by the dialog with JavaScript (the form
+/// then carries `confirm=yes`), or else on a page that asks first.
 pub async fn trash_empty(
     req: HttpRequest,
     state: web::Data<AppState>,
     user: CurrentUser,
+    form: FormData,
 ) -> Result<HttpResponse, AppError> {
+    if form.get("confirm") != Some("yes") {
+        return Ok(pages::fragment(
+            StatusCode::OK,
+            "Empty the trash?",
+            &ConfirmEmptyPartial,
+        ));
+    }
     documents::empty_trash(&state.db, Some(actor(&user))).await?;
     Ok(done(&req, "/trash", "emptied", "The trash is empty."))
 }

@@ -103,7 +103,7 @@ async fn history_survives_the_trash_and_goes_when_it_is_emptied() {
     assert!(html.contains("Revision 2") && html.contains("Revision 1"));
 
     app.post_form(&format!("/d/{id}/delete"), &[]).await;
-    app.post_form("/trash/empty", &[]).await;
+    app.post_form("/trash/empty", &[("confirm", "yes")]).await;
     assert_eq!(count(&app, "SELECT count(*) FROM revisions").await, 0);
     assert_eq!(count(&app, "SELECT count(*) FROM revision_texts").await, 0);
 }

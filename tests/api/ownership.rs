@@ -94,7 +94,7 @@ async fn emptying_the_trash_deletes_only_what_the_user_owns() {
     let alices = app.create_document("Alice's draft", "mine").await;
     app.post_form(&format!("/d/{alices}/delete"), &[]).await;
 
-    let status = post(&app, &bob, "/trash/empty", &[]).await;
+    let status = post(&app, &bob, "/trash/empty", &[("confirm", "yes")]).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
 
     let left = documents::get(&app.db, &doc_id, None).await;

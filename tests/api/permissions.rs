@@ -214,7 +214,7 @@ async fn everyone_visibility_and_the_trash_belongs_to_its_owner() {
     app.post_form(&format!("/d/{id}/delete"), &[]).await;
     let (_, trash) = bob.get("/trash").await;
     assert!(!trash.contains("Notice"), "only the owner's trash shows it");
-    bob.post("/trash/empty", &[]).await;
+    bob.post("/trash/empty", &[("confirm", "yes")]).await;
     let (_, trash) = app.get_text("/trash").await;
     assert!(
         trash.contains("Notice"),

@@ -35,7 +35,16 @@ async fn emptying_the_trash_deletes_for_good_and_spares_live_documents() {
     let kept = app.create_document("Kept", "y").await;
     app.post_form(&format!("/d/{gone}/delete"), &[]).await;
 
+    // A plain form post (no JavaScript, so no dialog) asks first, and deletes nothing.
     let res = app.post_form("/trash/empty", &[]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let page = res.text().await.unwrap();
+    assert!(page.contains("Empty the trash?"), "{page}");
+    assert!(page.contains(r#"name="confirm" value="yes""#), "{page}");
+    let (_, trash) = app.get_text("/trash").await;
+    assert!(trash.contains("Gone"), "nothing deleted before the answer");
+
+    let res = app.post_form("/trash/empty", &[("confirm", "yes")]).await;
     assert_eq!(res.status(), StatusCode::SEE_OTHER);
 
     assert_eq!(

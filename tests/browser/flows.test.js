@@ -279,3 +279,19 @@ test('printing a document shows the text without the site around it or its butto
   assert.equal(await shown('header.site'), true);
   await ctx.close();
 });
+
+test('emptying the trash asks in a dialog, then empties it in place', async () => {
+  const page = await context.newPage();
+  const title = unique('Scratch');
+  await createDocument(page, title, 'gone soon');
+  acceptDialogs(page);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  await page.goto('/trash');
+  await page.getByText(title).waitFor();
+  await page.getByRole('button', { name: 'Empty trash' }).click();
+  await banner(page, 'The trash is empty.').waitFor();
+  assert.equal(await page.getByText(title).count(), 0);
+  assert.equal(await page.getByRole('heading', { level: 1, name: 'Empty the trash?' }).count(), 0);
+  await page.close();
+});

@@ -194,3 +194,21 @@ test('without JavaScript: a save after the session ended signs in again and save
   await writerContext.close();
   await adminContext.close();
 });
+
+test('without JavaScript: emptying the trash asks on a page first', async () => {
+  const page = await context.newPage();
+  await signIn(page);
+  const title = unique('Old notes');
+  await createDocument(page, title, 'to be deleted for good');
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.goto('/trash');
+  await page.getByRole('button', { name: 'Empty trash' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Empty the trash?' }).waitFor();
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await page.getByText(title).waitFor();
+  await page.getByRole('button', { name: 'Empty trash' }).click();
+  await page.getByRole('button', { name: 'Delete for good' }).click();
+  await banner(page, 'The trash is empty.').waitFor();
+  assert.equal(await page.getByText(title).count(), 0);
+  await page.close();
+});
