@@ -99,7 +99,7 @@ wait_restarted() {
 
 wait_logged() {
   for _ in $(seq 120); do
-    docker logs "$(container "$1" "$2")" 2>&1 | grep -q "$3" && return 0
+    docker logs "$(container "$1" "$2")" 2>&1 | grep >/dev/null "$3" && return 0
     sleep 0.5
   done
   fail "$1/$2 never logged: $3"

@@ -6,6 +6,9 @@
 # starts dockerd when none runs (and stops it again at the end), makes local
 # stand-ins for base images no registry can provide (scripts/docker-standins.sh).
 # Skips, loudly, only where no Docker engine can be started at all.
+# `grep >/dev/null` rather than `grep -q` after a pipe: grep -q stops reading at the
+# first match, and under pipefail the writer it leaves (compose logs, curl) may
+# then fail on SIGPIPE, failing a check that matched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/docker-lib.sh
@@ -61,7 +64,7 @@ printf '%s\n' "$PASSWORD" | stack exec -T quire quire user add alice --admin --p
 jar=$work/jar
 sign_in "$BASE" "$jar"
 doc=$(create_doc "$BASE" "$jar" "Docker note" "written through the container")
-read_doc "$BASE" "$jar" "$doc" | grep -q "written through the container" || fail "the new document reads back"
+read_doc "$BASE" "$jar" "$doc" | grep >/dev/null "written through the container" || fail "the new document reads back"
 wait_replicated quire-test
 echo "saved $doc; the replica holds it"
 
@@ -70,17 +73,17 @@ pid=$(docker inspect -f '{{.State.Pid}}' "$(container quire-test quire)")
 kill -9 "$pid"
 wait_restarted quire-test quire "$pid"
 wait_healthy quire-test quire
-read_doc "$BASE" "$jar" "$doc" | grep -q "written through the container" || fail "document after kill -9"
+read_doc "$BASE" "$jar" "$doc" | grep >/dev/null "written through the container" || fail "document after kill -9"
 echo "restarted; the document and the session are there"
 
 step "volume gone (down -v): up restores from the replica"
 stack down -v --remove-orphans
 stack up -d --no-build
 wait_healthy quire-test quire
-stack logs quire | grep -q "restored from the replica" || fail "the entrypoint did not restore"
-read_doc "$BASE" "$jar" "$doc" | grep -q "written through the container" || fail "document after restore (old session)"
+stack logs quire | grep >/dev/null "restored from the replica" || fail "the entrypoint did not restore"
+read_doc "$BASE" "$jar" "$doc" | grep >/dev/null "written through the container" || fail "document after restore (old session)"
 sign_in "$BASE" "$work/jar2"
-read_doc "$BASE" "$work/jar2" "$doc" | grep -q "written through the container" || fail "document after restore (new sign-in)"
+read_doc "$BASE" "$work/jar2" "$doc" | grep >/dev/null "written through the container" || fail "document after restore (new sign-in)"
 owner=$(stack exec -T quire stat -c '%u:%g' /data /data/quire.db | sort -u)
 [ "$owner" = "10001:10001" ] || fail "restored files belong to $owner"
 wait_running quire-test litestream
@@ -99,7 +102,7 @@ stack stop
 stack run --rm --no-deps quire restore --from-replica --timestamp "$moment" --force
 stack up -d --no-build
 wait_healthy quire-test quire
-read_doc "$BASE" "$jar" "$a" | grep -q "kept: written before the moment" || fail "A after restore --timestamp"
+read_doc "$BASE" "$jar" "$a" | grep >/dev/null "kept: written before the moment" || fail "A after restore --timestamp"
 gone=$(status_of "$BASE" "$jar" "/d/$b")
 [ "$gone" = 404 ] || fail "B after restore --timestamp: $gone"
 echo "quire restore --from-replica --timestamp $moment: A there, B not"
@@ -109,8 +112,8 @@ wait_replicated quire-test
 stack down -v
 stack up -d --no-build
 wait_healthy quire-test quire
-read_doc "$BASE" "$jar" "$c" | grep -q "written after the restore" || fail "C was not replicated after the restore"
-read_doc "$BASE" "$jar" "$a" | grep -q "kept: written before the moment" || fail "A after restoring the restored state"
+read_doc "$BASE" "$jar" "$c" | grep >/dev/null "written after the restore" || fail "C was not replicated after the restore"
+read_doc "$BASE" "$jar" "$a" | grep >/dev/null "kept: written before the moment" || fail "A after restoring the restored state"
 gone=$(status_of "$BASE" "$jar" "/d/$b")
 [ "$gone" = 404 ] || fail "B came back from the replica: $gone"
 echo "after the restore, new saves replicate: the replica's newest state is A + C, without B"
@@ -118,7 +121,7 @@ echo "after the restore, new saves replicate: the replica's newest state is A + 
 stack down -v
 QUIRE_RESTORE_TIMESTAMP=$moment stack up -d --no-build
 wait_healthy quire-test quire
-read_doc "$BASE" "$jar" "$a" | grep -q "kept: written before the moment" || fail "A after QUIRE_RESTORE_TIMESTAMP"
+read_doc "$BASE" "$jar" "$a" | grep >/dev/null "kept: written before the moment" || fail "A after QUIRE_RESTORE_TIMESTAMP"
 gone=$(status_of "$BASE" "$jar" "/d/$b")
 [ "$gone" = 404 ] || fail "B after QUIRE_RESTORE_TIMESTAMP: $gone"
 echo "QUIRE_RESTORE_TIMESTAMP=$moment on an empty volume: A there, B not"
@@ -153,7 +156,7 @@ printf '%s\n' "$PASSWORD" | pg exec -T quire-a quire user add alice --admin --pa
 jar=$work/pgjar
 sign_in "http://127.0.0.1:$QUIRE_PORT_A" "$jar"
 doc=$(create_doc "http://127.0.0.1:$QUIRE_PORT_A" "$jar" "Shared" "made on instance A")
-read_doc "http://127.0.0.1:$QUIRE_PORT_B" "$jar" "$doc" | grep -q "made on instance A" \
+read_doc "http://127.0.0.1:$QUIRE_PORT_B" "$jar" "$doc" | grep >/dev/null "made on instance A" \
   || fail "instance B does not read A's document with A's session"
 echo "a session made on A reads A's document on B"
 pg down -v
