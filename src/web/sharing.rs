@@ -21,6 +21,9 @@ struct SharePartial {
     visibility: String,
     shares: Vec<Share>,
     public_url: Option<String>,
+    /// Why the last "Share" did not go through, beside the name as it was typed.
+    share_error: Option<String>,
+    username: String,
 }
 
 pub async fn share_page(
@@ -30,7 +33,18 @@ pub async fn share_page(
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
+    sharing_page(&req, &state, &user, &id, None).await
+}
+
+/// The sharing page; with `refused`, the name that could not be added and why.
+async fn sharing_page(
+    req: &HttpRequest,
+    state: &AppState,
+    user: &CurrentUser,
+    id: &documents::DocId,
+    refused: Option<(String, String)>,
+) -> Result<HttpResponse, AppError> {
+    let doc = documents::get(&state.db, id, Some(actor(user))).await?;
     if doc.access < Access::Own as i64 {
         return Err(AppError::Forbidden(
             "Only the owner of a document can change who sees it.".into(),
@@ -39,10 +53,18 @@ pub async fn share_page(
     let shares = access::shares(&state.db, doc.seq)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
-    let base = super::client::public_base(&req, &state.config);
+    let base = super::client::public_base(req, &state.config);
     let public_url = doc.public_token.as_ref().map(|t| format!("{base}/p/{t}"));
+    let status = match refused {
+        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        None => StatusCode::OK,
+    };
+    let (username, share_error) = match refused {
+        Some((name, why)) => (name, Some(why)),
+        None => (String::new(), None),
+    };
     Ok(pages::fragment(
-        StatusCode::OK,
+        status,
         "Sharing",
         &SharePartial {
             id: doc.id,
@@ -50,6 +72,8 @@ pub async fn share_page(
             visibility: doc.visibility,
             shares,
             public_url,
+            share_error,
+            username,
         },
     ))
 }
@@ -81,12 +105,20 @@ pub async fn share_update(
             return Err(AppError::BadRequest(format!("Unknown action {other:?}.")));
         }
     };
-    access::change(&state.db, &id, Some(actor(&user)), change)
-        .await
-        .map_err(|e| match e {
-            documents::DocError::Invalid(m) => AppError::BadRequest(m),
-            other => other.into(),
-        })?;
+    let shared_with = match &change {
+        Change::Share { username, .. } => Some(username.to_string()),
+        _ => None,
+    };
+    match access::change(&state.db, &id, Some(actor(&user)), change).await {
+        Ok(()) => {}
+        // A name that matches nobody: said beside the field, the name kept.
+        Err(documents::DocError::Invalid(why)) if shared_with.is_some() => {
+            let name = shared_with.unwrap_or_default();
+            return sharing_page(&req, &state, &user, &id, Some((name, why))).await;
+        }
+        Err(documents::DocError::Invalid(m)) => return Err(AppError::BadRequest(m)),
+        Err(other) => return Err(other.into()),
+    }
     Ok(done(
         &req,
         &format!("/d/{id}/share"),

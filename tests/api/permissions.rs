@@ -289,3 +289,30 @@ async fn everyone_may_edit_lets_any_user_save_but_not_share_or_delete() {
         .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "nor sharing");
 }
+
+#[tokio::test]
+async fn sharing_with_a_name_nobody_has_says_so_on_the_sharing_page_with_the_name_kept() {
+    let (app, _bob) = with_bob().await;
+    let id = app.create_document("Plan", "text").await;
+    let res = app
+        .post_form(
+            &format!("/d/{id}/share"),
+            &[("action", "share"), ("username", "bobb"), ("role", "read")],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = res.text().await.unwrap();
+    assert!(page.contains("<h1>Sharing</h1>"), "{page}");
+    assert!(
+        page.contains(r#"There is no user called &#34;bobb&#34;."#),
+        "{page}"
+    );
+    assert!(page.contains(r#"name="username" value="bobb""#), "{page}");
+    // The right name then goes through as usual.
+    share(
+        &app,
+        &id,
+        &[("action", "share"), ("username", "bob"), ("role", "read")],
+    )
+    .await;
+}

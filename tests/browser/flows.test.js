@@ -295,3 +295,16 @@ test('emptying the trash asks in a dialog, then empties it in place', async () =
   assert.equal(await page.getByRole('heading', { level: 1, name: 'Empty the trash?' }).count(), 0);
   await page.close();
 });
+
+test('sharing with a name nobody has is a message beside the field, the name kept', async () => {
+  const page = await context.newPage();
+  await createDocument(page, unique('Shared plan'), 'text');
+  await page.getByRole('link', { name: 'Share' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Sharing' }).waitFor();
+  await page.getByLabel('Username').fill('nobody-by-this-name');
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: 'There is no user called' }).waitFor();
+  assert.equal(await page.getByLabel('Username').inputValue(), 'nobody-by-this-name');
+  await page.getByRole('heading', { level: 1, name: 'Sharing' }).waitFor();
+  await page.close();
+});
