@@ -29,6 +29,7 @@ pub fn app(cfg: &mut ServiceConfig) {
     cfg.route("/", get().to(docs::document_list))
         .route("/new", get().to(docs::document_new))
         .route("/docs", post().to(docs::document_create))
+        .route("/preview", post().to(crate::web::preview::preview))
         .route("/d", get().to(docs::document_index))
         .service(
             resource("/d/{id}")

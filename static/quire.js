@@ -31,12 +31,52 @@
     if (e.target.matches && e.target.matches("textarea[data-cap]")) updateCounter(e.target);
   });
 
+  // Parts of a page for one mode only: with JavaScript the preview follows the
+  // text by itself (its button is for pages without), and narrow screens get a
+  // Write/Preview switch.
+  function enhance() {
+    document.querySelectorAll("[data-with-js]").forEach(function (el) { el.hidden = false; });
+    document.querySelectorAll("[data-without-js]").forEach(function (el) { el.hidden = true; });
+    document.querySelectorAll("form.with-preview:not([data-view])").forEach(function (f) {
+      f.setAttribute("data-view", "write");
+    });
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".view-switch [data-view]");
+    if (!button) return;
+    var form = button.closest("form");
+    var view = button.getAttribute("data-view");
+    form.setAttribute("data-view", view);
+    form.querySelectorAll(".view-switch [data-view]").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b === button));
+    });
+    if (view === "write") {
+      var area = form.querySelector("textarea");
+      if (area) area.focus();
+    }
+  });
+
+  function isPreview(elt) {
+    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-preview"));
+  }
+
+  function previewNote(elt, text) {
+    elt.textContent = "";
+    var p = document.createElement("p");
+    p.className = "preview-note";
+    p.textContent = text;
+    elt.appendChild(p);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
+    enhance();
   });
 
   document.addEventListener("htmx:afterSettle", function (e) {
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
+    enhance();
     // A new page in #main settles whatever went wrong on the old one; an autosave
     // or a note loading elsewhere does not.
     if (e.detail && e.detail.target && e.detail.target.id === "main") {
@@ -114,6 +154,12 @@
 
   document.addEventListener("htmx:beforeSwap", function (e) {
     var d = e.detail;
+    if (isPreview(d.elt) && endedAtLogin(d.xhr)) {
+      d.shouldSwap = false;
+      d.isError = false;
+      previewNote(d.elt, "No preview: your session has ended. Your text is still here.");
+      return;
+    }
     if (!isWrite(d) || !endedAtLogin(d.xhr)) return;
     d.shouldSwap = false;
     d.isError = false;
@@ -139,6 +185,10 @@
 
   document.addEventListener("htmx:responseError", function (e) {
     var status = e.detail.xhr.status;
+    if (isPreview(e.detail.elt)) {
+      previewNote(e.detail.elt, "No preview just now (the server answered " + status + ").");
+      return;
+    }
     if (isAutosave(e.detail.elt)) {
       fail("autosave", "quire could not keep a draft (the server answered " + status + "). " +
         "Your text is still here; don't close this tab before saving.");
@@ -149,6 +199,10 @@
   });
 
   document.addEventListener("htmx:sendError", function (e) {
+    if (isPreview(e.detail.elt)) {
+      previewNote(e.detail.elt, "No preview: quire can't reach the server. Your text is still here.");
+      return;
+    }
     if (isAutosave(e.detail.elt)) {
       fail("autosave", "quire can't reach the server to keep a draft. Your text is still here; " +
         "keep this tab open, quire tries again as you type.");

@@ -43,6 +43,7 @@ pub async fn document_new(state: web::Data<AppState>) -> HttpResponse {
             form: &form,
             error: None,
             draft: None,
+            preview: None,
         },
     )
 }
@@ -156,6 +157,7 @@ pub async fn document_edit(
             form: &form,
             error: None,
             draft: note,
+            preview: None,
         },
     ))
 }

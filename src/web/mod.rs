@@ -23,6 +23,7 @@ pub mod multipart;
 pub mod observe;
 pub mod pages;
 pub mod params;
+pub mod preview;
 pub mod resume;
 pub mod search;
 pub mod sharing;

@@ -180,6 +180,8 @@ pub struct EditPartial<'a> {
     pub form: &'a EditForm,
     pub error: Option<&'a str>,
     pub draft: Option<DraftNote>,
+    /// The text rendered, when asked for without JavaScript (sanitised HTML).
+    pub preview: Option<String>,
 }
 
 #[derive(Template)]
@@ -214,6 +216,7 @@ pub fn edit_with_error(status: StatusCode, form: &EditForm, error: &str) -> Http
             form,
             error: Some(error),
             draft: None,
+            preview: None,
         },
     )
 }

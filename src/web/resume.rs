@@ -48,11 +48,13 @@ impl SignInToSave {
 }
 
 /// True for a save sent by a plain form post: creating (`/docs`) or updating
-/// (`/d/{id}`) a document. htmx saves keep their redirect: the editor, still on
+/// (`/d/{id}`) a document, or asking for its preview (`/preview`, which then
+/// shows the editor with the text). htmx saves keep their redirect: the editor, still on
 /// screen, says the session ended and keeps the text.
 pub fn applies(req: &ServiceRequest) -> bool {
     let path = req.path();
     let save = path == "/docs"
+        || path == "/preview"
         || path
             .strip_prefix("/d/")
             .is_some_and(|id| !id.is_empty() && !id.contains('/'));

@@ -18,6 +18,7 @@ mod merge;
 mod metrics;
 mod ownership;
 mod permissions;
+mod preview;
 mod proxies;
 mod redirects;
 mod search;

@@ -1,0 +1,76 @@
+// The writing experience: the preview beside the text on wide screens, a
+// Write/Preview switch on phones, and a Preview button without JavaScript.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { PHONE, createDocument, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function signedIn(options = {}) {
+  const ctx = await newContext(browser, options);
+  const page = await ctx.newPage();
+  await signIn(page);
+  return { ctx, page };
+}
+
+test('the preview sits beside the text on a wide screen and follows the typing', async () => {
+  const { ctx, page } = await signedIn();
+  const path = await createDocument(page, unique('Previewed'), 'first words');
+  await page.goto(`${path}/edit`);
+  const preview = page.locator('#preview');
+  await preview.getByText('first words').waitFor();
+  await editorBody(page).fill('# A heading\n\n- [x] done *well*');
+  await preview.getByRole('heading', { level: 1, name: 'A heading' }).waitFor();
+  assert.equal(await preview.getByRole('checkbox', { name: 'done well' }).isChecked(), true);
+
+  const area = await editorBody(page).boundingBox();
+  const pane = await page.locator('.preview-pane').boundingBox();
+  assert.ok(pane.x >= area.x + area.width, `the pane starts at ${pane.x}, the text ends at ${area.x + area.width}`);
+  assert.ok(Math.abs(pane.y - area.y) < 200, 'side by side, not stacked');
+  assert.equal(await page.getByRole('button', { name: 'Write' }).isVisible(), false);
+  // With JavaScript the preview needs no button of its own.
+  assert.equal(await page.locator('.actions').getByRole('button', { name: 'Preview' }).isVisible(), false);
+  // Previewing saved nothing.
+  await page.goto(path);
+  await page.getByText('first words').waitFor();
+  await ctx.close();
+});
+
+test('on a phone, Write and Preview switch between the text and its rendering', async () => {
+  const { ctx, page } = await signedIn({ viewport: PHONE });
+  await page.goto('/new');
+  await editorBody(page).fill('## Shopping\n\nmilk and *bread*');
+  assert.equal(await page.locator('#preview').isVisible(), false);
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  await page.locator('#preview').getByRole('heading', { level: 2, name: 'Shopping' }).waitFor();
+  assert.equal(await editorBody(page).isVisible(), false);
+  assert.equal(await page.getByRole('button', { name: 'Preview', exact: true }).getAttribute('aria-pressed'), 'true');
+  await page.getByRole('button', { name: 'Write' }).click();
+  assert.equal(await editorBody(page).isVisible(), true);
+  assert.equal(await page.locator('#preview').isVisible(), false);
+  assert.equal(await editorBody(page).inputValue(), '## Shopping\n\nmilk and *bread*');
+  await ctx.close();
+});
+
+test('without JavaScript, Preview shows the editor again with the text rendered and kept', async () => {
+  const { ctx, page } = await signedIn({ javaScriptEnabled: false });
+  const title = unique('Plain preview');
+  const path = await createDocument(page, title, 'saved');
+  await page.goto(`${path}/edit`);
+  await editorBody(page).fill('### Not yet saved\n\nwith **bold** words');
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await page.locator('#preview').getByRole('heading', { level: 3, name: 'Not yet saved' }).waitFor();
+  assert.equal(await editorBody(page).inputValue(), '### Not yet saved\n\nwith **bold** words');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  await page.getByRole('heading', { level: 3, name: 'Not yet saved' }).waitFor();
+  await ctx.close();
+});
