@@ -69,14 +69,46 @@
     elt.appendChild(p);
   }
 
+  // Times: the server writes UTC (what shows without JavaScript); here each
+  // becomes relative ("3 minutes ago", or the local date when older than a week),
+  // with the exact local time on hover.
+  var exact = new Intl.DateTimeFormat(undefined, {
+    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+  });
+  var dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+  var relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  var steps = [[60, "second"], [60, "minute"], [24, "hour"], [7, "day"]];
+
+  function describe(when, now) {
+    var amount = (when - now) / 1000;
+    for (var i = 0; i < steps.length; i++) {
+      if (Math.abs(amount) < steps[i][0]) return relative.format(Math.round(amount), steps[i][1]);
+      amount /= steps[i][0];
+    }
+    return dateOnly.format(when);
+  }
+
+  function showTimes() {
+    var now = Date.now();
+    document.querySelectorAll("time[datetime]").forEach(function (el) {
+      var when = Date.parse(el.getAttribute("datetime"));
+      if (isNaN(when)) return;
+      el.textContent = describe(when, now);
+      el.title = exact.format(when);
+    });
+  }
+  setInterval(showTimes, 30000);
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
     enhance();
+    showTimes();
   });
 
   document.addEventListener("htmx:afterSettle", function (e) {
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
     enhance();
+    showTimes();
     // A new page in #main settles whatever went wrong on the old one; an autosave
     // or a note loading elsewhere does not.
     if (e.detail && e.detail.target && e.detail.target.id === "main") {

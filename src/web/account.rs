@@ -6,7 +6,7 @@ use askama::Template;
 
 use super::auth::{CurrentUser, SESSION_COOKIE};
 use super::form::FormData;
-use super::pages::{self, fmt_time};
+use super::pages::{self, Stamp};
 use super::{AppState, done};
 use crate::accounts::{AccountError, manage, tokens};
 use crate::error::AppError;
@@ -14,8 +14,8 @@ use crate::error::AppError;
 pub struct TokenView {
     pub id: i64,
     pub name: String,
-    pub created: String,
-    pub last_used: String,
+    pub created: Stamp,
+    pub last_used: Option<Stamp>,
 }
 
 #[derive(Template)]
@@ -53,11 +53,8 @@ async fn settings(
         .map(|t| TokenView {
             id: t.id,
             name: t.name,
-            created: fmt_time(t.created_at),
-            last_used: t
-                .last_used_at
-                .map(fmt_time)
-                .unwrap_or_else(|| "never".into()),
+            created: Stamp::at(t.created_at),
+            last_used: t.last_used_at.map(Stamp::at),
         })
         .collect();
     Ok(pages::fragment(

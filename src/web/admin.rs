@@ -8,7 +8,7 @@ use askama::Template;
 use super::account::account_error;
 use super::auth::CurrentUser;
 use super::form::FormData;
-use super::pages::{self, fmt_time};
+use super::pages::{self, Stamp};
 use super::{AppState, done};
 use crate::accounts::{self, AccountError, User, manage};
 use crate::error::AppError;
@@ -37,7 +37,7 @@ pub struct UserView {
     pub username: String,
     pub is_admin: bool,
     pub disabled: bool,
-    pub created: String,
+    pub created: Stamp,
 }
 
 #[derive(Template)]
@@ -63,7 +63,7 @@ async fn users_page(
             username: u.username,
             is_admin: u.is_admin,
             disabled: u.disabled_at.is_some(),
-            created: fmt_time(u.created_at),
+            created: Stamp::at(u.created_at),
         })
         .collect();
     Ok(pages::fragment(
@@ -149,7 +149,7 @@ pub async fn user_update(
 }
 
 pub struct AuditView {
-    pub when: String,
+    pub when: Stamp,
     pub who: String,
     pub event: String,
     pub detail: String,
@@ -170,7 +170,7 @@ pub async fn audit_list(
         .map_err(|e| AppError::Internal(e.into()))?
         .into_iter()
         .map(|r| AuditView {
-            when: fmt_time(r.at),
+            when: Stamp::at(r.at),
             who: r.username.unwrap_or_else(|| "—".into()),
             event: r.event,
             detail: r.detail,

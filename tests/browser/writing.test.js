@@ -74,3 +74,20 @@ test('without JavaScript, Preview shows the editor again with the text rendered 
   await page.getByRole('heading', { level: 3, name: 'Not yet saved' }).waitFor();
   await ctx.close();
 });
+
+test('times read as relative local time, the exact time on hover; UTC without JavaScript', async () => {
+  const { ctx, page } = await signedIn({ timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+  const path = await createDocument(page, unique('Timed'), 'now');
+  const stamp = page.locator('p.meta time');
+  await stamp.filter({ hasText: /now|seconds? ago/ }).waitFor();
+  const hover = await stamp.getAttribute('title');
+  assert.match(hover, /GMT\+9|JST/, hover);
+  await page.goto(`${path}/history`);
+  await page.locator('time').first().filter({ hasText: /now|seconds? ago/ }).waitFor();
+  await ctx.close();
+
+  const plain = await signedIn({ javaScriptEnabled: false });
+  await plain.page.goto(path);
+  assert.match(await plain.page.locator('p.meta time').innerText(), /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  await plain.ctx.close();
+});
