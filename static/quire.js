@@ -57,6 +57,31 @@
     }
   });
 
+  // Code blocks get a button that copies their text.
+  function addCopyButtons() {
+    if (!navigator.clipboard) return;
+    document.querySelectorAll(".prose pre").forEach(function (pre) {
+      if (pre.querySelector("button.copy")) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy";
+      button.textContent = "Copy";
+      pre.appendChild(button);
+    });
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".prose pre button.copy");
+    if (!button) return;
+    var code = button.parentNode.querySelector("code") || button.parentNode;
+    navigator.clipboard.writeText(code.textContent).then(function () {
+      button.textContent = "Copied";
+      setTimeout(function () { button.textContent = "Copy"; }, 2000);
+    }, function () {
+      button.textContent = "Copy failed";
+    });
+  });
+
   function isPreview(elt) {
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-preview"));
   }
@@ -103,12 +128,14 @@
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
     enhance();
     showTimes();
+    addCopyButtons();
   });
 
   document.addEventListener("htmx:afterSettle", function (e) {
     document.querySelectorAll("textarea[data-cap]").forEach(updateCounter);
     enhance();
     showTimes();
+    addCopyButtons();
     // A new page in #main settles whatever went wrong on the old one; an autosave
     // or a note loading elsewhere does not.
     if (e.detail && e.detail.target && e.detail.target.id === "main") {

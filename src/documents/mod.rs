@@ -6,6 +6,7 @@ pub mod bulk;
 mod cjk;
 pub mod drafts;
 pub mod dump;
+mod headings;
 mod history;
 mod id;
 pub mod merge;

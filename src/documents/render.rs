@@ -5,10 +5,13 @@ use std::sync::OnceLock;
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
+use super::headings;
+
 /// Bump when the output for the same source changes, so stored HTML can be redone.
 /// 2: `<input>` written in the text is removed; only task-list boxes remain.
 /// 3: a task-list box is labelled by its item's text.
-pub const RENDER_VERSION: i64 = 3;
+/// 4: headings have ids and links to themselves; a table of contents from three.
+pub const RENDER_VERSION: i64 = 4;
 
 pub fn render_markdown(source: &str) -> String {
     let options = Options::ENABLE_TABLES
@@ -26,7 +29,9 @@ pub fn render_markdown(source: &str) -> String {
         format!("{mark}e\u{E000}"),
     );
     let mut in_task = false;
-    let events = Parser::new_ext(source, options).flat_map(|e| {
+    let mut parsed: Vec<Event> = Parser::new_ext(source, options).collect();
+    let headings = headings::name(&mut parsed);
+    let events = parsed.into_iter().flat_map(|e| {
         let close = in_task && ends_task_text(&e);
         if close {
             in_task = false;
@@ -48,6 +53,11 @@ pub fn render_markdown(source: &str) -> String {
     let mut unsafe_html = String::with_capacity(source.len() + source.len() / 4);
     html::push_html(&mut unsafe_html, events);
     let clean = sanitizer().clean(&unsafe_html).to_string();
+    let clean = headings::link(clean, &headings);
+    let clean = match headings::contents(&headings) {
+        Some(toc) => toc + &clean,
+        None => clean,
+    };
     if !clean.contains(&mark) {
         return clean;
     }
@@ -105,6 +115,10 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
     CLEANER.get_or_init(|| {
         let mut b = ammonia::Builder::default();
         b.link_rel(Some("noopener noreferrer nofollow"));
+        for tag in ["h1", "h2", "h3", "h4", "h5", "h6"] {
+            b.add_tag_attributes(tag, &["id"]);
+        }
+        b.id_prefix(Some(headings::ID_PREFIX));
         b
     })
 }
@@ -116,7 +130,7 @@ mod tests {
     #[test]
     fn markdown_becomes_html() {
         let html = render_markdown("# Title\n\nSome *text* and a [link](https://example.org).");
-        assert!(html.contains("<h1>Title</h1>"));
+        assert!(html.contains(r#"<h1 id="h-title">Title<a class="anchor""#));
         assert!(html.contains("<em>text</em>"));
         assert!(html.contains(r#"rel="noopener noreferrer nofollow""#));
     }
@@ -189,5 +203,38 @@ mod tests {
             !html.contains("password") && !html.contains("submit"),
             "{html}"
         );
+    }
+
+    #[test]
+    fn headings_get_ids_links_and_from_three_a_table_of_contents() {
+        let html = render_markdown("# Plan\n\n## Why <b>now</b>\n\n## Why <b>now</b>\n\ntext");
+        assert!(
+            html.contains(r##"<h1 id="h-plan">Plan<a class="anchor" href="#h-plan""##),
+            "{html}"
+        );
+        assert!(html.contains(r#"<h2 id="h-why-now">"#), "{html}");
+        assert!(html.contains(r#"<h2 id="h-why-now-2">"#), "{html}");
+        assert!(
+            html.starts_with(r#"<nav class="toc" aria-label="Contents">"#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r##"<li class="toc-1"><a href="#h-why-now-2">Why now</a></li>"##),
+            "{html}"
+        );
+        let short = render_markdown("# One\n\n## Two");
+        assert!(!short.contains("toc"), "{short}");
+    }
+
+    #[test]
+    fn ids_written_in_the_text_are_prefixed_and_heading_text_is_escaped_in_the_contents() {
+        let html = render_markdown("<h2 id=\"main\">x</h2>\n\n# a &lt;script&gt;\n\n# b\n\n# c");
+        assert!(html.contains(r#"id="h-main""#), "{html}");
+        assert!(!html.contains(r#"id="main""#), "{html}");
+        assert!(
+            html.contains("<a href=\"#h-a-script\">a &lt;script&gt;</a>"),
+            "{html}"
+        );
+        assert!(!html.contains("<script"), "{html}");
     }
 }

@@ -15,7 +15,10 @@ async fn created_document_is_shown_rendered_and_sanitised() {
     let (status, html) = app.get_text(&format!("/d/{id}")).await;
 
     assert_eq!(status, StatusCode::OK);
-    assert!(html.contains("<h1>Groceries</h1>"), "{html}");
+    assert!(
+        html.contains(r#"<h1 id="h-groceries">Groceries<a"#),
+        "{html}"
+    );
     assert!(html.contains("<em>eggs</em>"));
     assert!(!html.contains("<script>alert"));
     assert!(html.contains("<title>Shopping · quire</title>"));

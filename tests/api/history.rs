@@ -36,7 +36,7 @@ async fn an_old_revision_is_shown_rendered() {
     let (status, html) = app.get_text(&format!("/d/{id}/r/1")).await;
 
     assert_eq!(status, StatusCode::OK);
-    assert!(html.contains("<h1>First draft</h1>"));
+    assert!(html.contains(r#"<h1 id="h-first-draft">First draft<a"#));
     assert!(html.contains("Revision 1 of this document"));
     assert_eq!(
         app.get(&format!("/d/{id}/r/9")).await.status(),

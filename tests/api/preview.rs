@@ -38,7 +38,7 @@ async fn the_live_pane_gets_the_text_rendered_and_sanitised_and_nothing_is_store
     )
     .await;
     assert_eq!(status, StatusCode::OK);
-    assert!(html.contains("<h1>Plan</h1>"), "{html}");
+    assert!(html.contains(r#"<h1 id="h-plan">Plan<a"#), "{html}");
     assert!(
         html.contains(r#"<input type="checkbox" disabled> ship <em>soon</em>"#),
         "{html}"
@@ -86,7 +86,7 @@ async fn without_javascript_preview_shows_the_editor_again_with_the_text_and_its
     let page = res.text().await.unwrap();
     assert_eq!(textareas(&page), vec![typed.to_owned()]);
     assert!(
-        page.contains("<h2>Typed</h2>") && page.contains("<em>saved</em>"),
+        page.contains(r#"<h2 id="h-typed">Typed<a"#) && page.contains("<em>saved</em>"),
         "{page}"
     );
     assert!(page.contains(&format!(r#"action="/d/{id}""#)), "{page}");

@@ -21,6 +21,8 @@ opens in any editor in thirty years.
 - [x] Write the outline
 - [ ] Ask for a review
 
+## Formats
+
 | Format | Opens in |
 | --- | --- |
 | Markdown | any text editor |

@@ -91,3 +91,25 @@ test('times read as relative local time, the exact time on hover; UTC without Ja
   assert.match(await plain.page.locator('p.meta time').innerText(), /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
   await plain.ctx.close();
 });
+
+test('a long document has a table of contents, links to its headings and copyable code', async () => {
+  const { ctx, page } = await signedIn({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const body = '## Setup\n\nInstall it.\n\n```sh\nquire serve --port 8080\n```\n\n## Use\n\nWrite.\n\n### Keys\n\nCtrl+S saves.\n\n## Backup\n\n' +
+    'Replicas.\n\n'.repeat(60);
+  const path = await createDocument(page, unique('Handbook'), body);
+  const toc = page.getByRole('navigation', { name: 'Contents' });
+  await toc.getByRole('link', { name: 'Keys' }).waitFor();
+  assert.deepEqual(await toc.getByRole('link').allInnerTexts(), ['Setup', 'Use', 'Keys', 'Backup']);
+  await toc.getByRole('link', { name: 'Backup' }).click();
+  await page.waitForURL(`${path}#h-backup`);
+  const heading = page.getByRole('heading', { level: 2, name: 'Backup' });
+  const box = await heading.boundingBox();
+  assert.ok(box.y >= 0 && box.y < 300, `the heading is at ${box.y}px after following the link`);
+  assert.equal(await heading.getByRole('link', { name: 'Link to this section' }).getAttribute('href'), '#h-backup');
+
+  await page.locator('.prose pre').hover();
+  await page.locator('.prose pre').getByRole('button', { name: 'Copy' }).click();
+  await page.locator('.prose pre').getByRole('button', { name: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'quire serve --port 8080\n');
+  await ctx.close();
+});
