@@ -68,6 +68,11 @@ pub fn app(cfg: &mut ServiceConfig) {
         )
         .route("/logout", post().to(login::logout))
         .service(
+            resource("/setup/{token}")
+                .route(get().to(crate::web::setup::setup_form))
+                .route(post().to(crate::web::setup::setup)),
+        )
+        .service(
             resource("/signup")
                 .route(get().to(login::signup_form))
                 .route(post().to(login::signup)),

@@ -13,16 +13,18 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::metrics::{self, HttpMetrics};
-use crate::web::drain::{self, InFlight, Stopper};
+use crate::web::drain::{self, InFlight, Signals, Stopper};
 use crate::web::form::FormLimit;
 use crate::web::limits::{self, BodyTimeout};
 use crate::web::metrics::LagCache;
+use crate::web::setup::SetupToken;
 use crate::web::{AppState, auth, extractor_errors, layout, observe, security_headers};
 
 pub struct Application {
     port: u16,
     server: Server,
     stopper: Stopper,
+    signals: Signals,
     db: Db,
 }
 
@@ -35,8 +37,10 @@ impl Application {
             TcpListener::bind(&config.bind).with_context(|| format!("binding {}", config.bind))?;
         let port = listener.local_addr()?.port();
         let in_flight = InFlight::default();
-        let server = serve(listener, db.clone(), config, in_flight.clone())?;
+        let setup = first_run(&db, &config, port).await?;
+        let server = serve(listener, db.clone(), config, in_flight.clone(), setup)?;
         let stopper = Stopper::new(server.handle(), in_flight, SHUTDOWN_TIMEOUT);
+        let signals = Signals::listen().context("listening for SIGTERM and SIGINT")?;
         tracing::info!(
             port,
             ms = started.elapsed().as_millis() as u64,
@@ -46,6 +50,7 @@ impl Application {
             port,
             server,
             stopper,
+            signals,
             db,
         })
     }
@@ -68,7 +73,7 @@ impl Application {
     /// Runs until SIGINT/SIGTERM (or `Stopper::stop`): the server stops accepting,
     /// lets in-flight requests finish, then the database is closed cleanly.
     pub async fn run_until_stopped(self) -> anyhow::Result<()> {
-        let signals = tokio::spawn(drain::on_signal(self.stopper));
+        let signals = tokio::spawn(drain::on_signal(self.signals, self.stopper));
         let result = self.server.await.context("running the HTTP server");
         signals.abort();
         self.db.close().await;
@@ -83,11 +88,37 @@ async fn not_found() -> Result<HttpResponse, AppError> {
 /// How long a stop waits for requests in flight, then for connections to close.
 const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// With no account yet, a one-time setup link, printed in the log.
+async fn first_run(db: &Db, config: &Config, port: u16) -> anyhow::Result<SetupToken> {
+    if crate::accounts::user_count(db).await? > 0 {
+        return Ok(SetupToken::default());
+    }
+    let token = crate::random::random_token();
+    let base = match &config.public_url {
+        Some(url) => url.trim_end_matches('/').to_owned(),
+        None => {
+            let host = config.bind.rsplit_once(':').map_or("localhost", |(h, _)| h);
+            let host = match host {
+                "0.0.0.0" | "[::]" | "" => "localhost",
+                h => h,
+            };
+            format!("http://{host}:{port}")
+        }
+    };
+    tracing::warn!(
+        "no accounts yet: open {base}/setup/{token} in a browser to create the first \
+         administrator (the link works once, until quire restarts), or run \
+         `quire user add NAME --admin`"
+    );
+    Ok(SetupToken::new(Some(token)))
+}
+
 fn serve(
     listener: TcpListener,
     db: Db,
     config: Config,
     in_flight: InFlight,
+    setup: SetupToken,
 ) -> anyhow::Result<Server> {
     let workers = match config.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
@@ -104,6 +135,7 @@ fn serve(
     let http_metrics = web::Data::new(HttpMetrics::default());
     let lag = web::Data::new(LagCache::default());
     let in_flight = web::Data::new(in_flight);
+    let setup = web::Data::new(setup);
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
@@ -112,6 +144,7 @@ fn serve(
             .app_data(http_metrics.clone())
             .app_data(lag.clone())
             .app_data(in_flight.clone())
+            .app_data(setup.clone())
             .app_data(crate::web::api::json_config(cap))
             .configure(extractor_errors)
             .configure(crate::app)

@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+#[path = "cli/first_run.rs"]
+mod first_run;
 #[path = "cli/floods.rs"]
 mod floods;
 #[path = "cli/import_safety.rs"]

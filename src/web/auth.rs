@@ -29,6 +29,7 @@ fn is_public(path: &str) -> bool {
     matches!(path, "/login" | "/signup" | "/healthz" | "/readyz")
         || path.starts_with("/static/")
         || path.starts_with("/p/")
+        || path.starts_with("/setup/")
 }
 
 fn valid_token(t: &str) -> bool {

@@ -115,31 +115,44 @@ impl Stopper {
     }
 }
 
-/// Stops the server gracefully on the first SIGTERM or SIGINT.
-pub async fn on_signal(stopper: Stopper) {
-    let signalled = async {
+/// SIGTERM and SIGINT, listened for from the moment this is made: a signal that
+/// comes before the server runs is not lost (nor does it kill the process).
+pub struct Signals {
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    #[cfg(unix)]
+    pub fn listen() -> std::io::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            term: signal(SignalKind::terminate())?,
+            interrupt: signal(SignalKind::interrupt())?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    pub fn listen() -> std::io::Result<Self> {
+        Ok(Self {})
+    }
+
+    async fn first(mut self) {
         #[cfg(unix)]
-        {
-            use tokio::signal::unix::{SignalKind, signal};
-            match signal(SignalKind::terminate()) {
-                Ok(mut term) => {
-                    tokio::select! {
-                        _ = term.recv() => {}
-                        _ = tokio::signal::ctrl_c() => {}
-                    }
-                }
-                Err(error) => {
-                    tracing::warn!(%error, "cannot listen for SIGTERM; stopping on SIGINT only");
-                    let _ = tokio::signal::ctrl_c().await;
-                }
-            }
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.interrupt.recv() => {}
         }
         #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    };
-    signalled.await;
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Stops the server gracefully on the first SIGTERM or SIGINT.
+pub async fn on_signal(signals: Signals, stopper: Stopper) {
+    signals.first().await;
     tracing::info!("stopping: finishing the requests in flight");
     stopper.stop().await;
 }

@@ -21,6 +21,8 @@ struct LoginPartial<'a> {
     error: Option<&'a str>,
     /// True on `/signup`: the same form creates an account.
     signup: bool,
+    /// No account exists yet: say how the first one is made.
+    no_accounts: bool,
 }
 
 #[derive(Deserialize)]
@@ -28,7 +30,11 @@ pub struct NextQuery {
     next: Option<String>,
 }
 
-pub async fn login_form(req: HttpRequest, query: web::Query<NextQuery>) -> HttpResponse {
+pub async fn login_form(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<NextQuery>,
+) -> HttpResponse {
     let next = safe_next(query.next.as_deref());
     if req.extensions().get::<User>().is_some() {
         return HttpResponse::SeeOther()
@@ -43,8 +49,13 @@ pub async fn login_form(req: HttpRequest, query: web::Query<NextQuery>) -> HttpR
             next: &next,
             error: None,
             signup: false,
+            no_accounts: no_accounts(&state).await,
         },
     )
+}
+
+async fn no_accounts(state: &AppState) -> bool {
+    accounts::user_count(&state.db).await.is_ok_and(|n| n == 0)
 }
 
 pub async fn login(
@@ -65,6 +76,7 @@ pub async fn login(
                 next: &next,
                 error: Some(message),
                 signup: false,
+                no_accounts: false,
             },
         )
     };
@@ -93,7 +105,7 @@ pub async fn login(
 }
 
 /// Starts a session and sends the browser on to `next`.
-async fn signed_in(
+pub(super) async fn signed_in(
     req: &HttpRequest,
     state: &AppState,
     user: &User,
@@ -123,6 +135,7 @@ pub async fn signup_form(state: web::Data<AppState>) -> Result<HttpResponse, App
             next: "/",
             error: None,
             signup: true,
+            no_accounts: false,
         },
     ))
 }
@@ -147,6 +160,7 @@ pub async fn signup(
                 next: "/",
                 error: Some(&e.to_string()),
                 signup: true,
+                no_accounts: false,
             },
         )),
         Err(e) => Err(AppError::Internal(anyhow::anyhow!(e))),

@@ -26,6 +26,7 @@ pub mod params;
 pub mod preview;
 pub mod resume;
 pub mod search;
+pub mod setup;
 pub mod sharing;
 pub mod transfer;
 pub mod trash;

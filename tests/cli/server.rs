@@ -37,6 +37,17 @@ impl Server {
             .unwrap();
         writeln!(add.stdin.take().unwrap(), "{PASSWORD}").unwrap();
         assert!(add.wait().unwrap().success(), "adding alice");
+        Self::serve(dir, url, env)
+    }
+
+    /// A server over a new database with no account at all: a first run.
+    pub fn start_empty() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("q.db").display());
+        Self::serve(dir, url, &[])
+    }
+
+    fn serve(dir: tempfile::TempDir, url: String, env: &[(&str, &str)]) -> Self {
         let mut child = quire()
             .arg("serve")
             .env("QUIRE_DATABASE_URL", url)
