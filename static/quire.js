@@ -82,6 +82,99 @@
     });
   });
 
+  // Formatting: the toolbar and Ctrl/Cmd+B, I, K edit the text as typing would,
+  // so the browser's undo takes each change back.
+  function replaceSelection(area, text, selectFrom, selectTo) {
+    var start = area.selectionStart;
+    area.focus();
+    var typed = false;
+    try { typed = document.execCommand("insertText", false, text); } catch (err) { typed = false; }
+    if (!typed) {
+      area.setRangeText(text, area.selectionStart, area.selectionEnd, "end");
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    area.setSelectionRange(start + selectFrom, start + selectTo);
+  }
+
+  function wrap(area, before, after, placeholder) {
+    var chosen = area.value.slice(area.selectionStart, area.selectionEnd) || placeholder;
+    replaceSelection(area, before + chosen + after, before.length, before.length + chosen.length);
+  }
+
+  // Puts `prefix` before every line the selection touches (or takes it away).
+  function prefixLines(area, prefix) {
+    var value = area.value;
+    var from = value.lastIndexOf("\n", area.selectionStart - 1) + 1;
+    var to = value.indexOf("\n", area.selectionEnd);
+    if (to < 0) to = value.length;
+    var lines = value.slice(from, to).split("\n");
+    var all = lines.every(function (l) { return l.indexOf(prefix) === 0; });
+    var changed = lines.map(function (l) { return all ? l.slice(prefix.length) : prefix + l; }).join("\n");
+    area.setSelectionRange(from, to);
+    replaceSelection(area, changed, 0, changed.length);
+  }
+
+  function format(area, kind) {
+    switch (kind) {
+      case "bold": return wrap(area, "**", "**", "bold text");
+      case "italic": return wrap(area, "*", "*", "italic text");
+      case "link": {
+        var label = area.value.slice(area.selectionStart, area.selectionEnd) || "link text";
+        var text = "[" + label + "](https://)";
+        return replaceSelection(area, text, label.length + 3, label.length + 11);
+      }
+      case "code": {
+        var chosen = area.value.slice(area.selectionStart, area.selectionEnd);
+        if (chosen.indexOf("\n") >= 0) return wrap(area, "```\n", "\n```", "");
+        return wrap(area, "`", "`", "code");
+      }
+      case "heading": return prefixLines(area, "## ");
+      case "list": return prefixLines(area, "- ");
+      case "task": return prefixLines(area, "- [ ] ");
+      case "quote": return prefixLines(area, "> ");
+    }
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".toolbar [data-format]");
+    if (!button) return;
+    var area = button.closest("form").querySelector("textarea[name=body]");
+    if (area) format(area, button.getAttribute("data-format"));
+  });
+
+  // Tab and Shift+Tab indent and outdent list items; elsewhere Tab moves focus.
+  var LIST_ITEM = /^\s*([-*+]|\d+[.)])\s/;
+  function indentList(area, outdent) {
+    var value = area.value;
+    var from = value.lastIndexOf("\n", area.selectionStart - 1) + 1;
+    var to = value.indexOf("\n", area.selectionEnd);
+    if (to < 0) to = value.length;
+    var lines = value.slice(from, to).split("\n");
+    if (!lines.every(function (l) { return LIST_ITEM.test(l) || l.trim() === ""; })) return false;
+    var changed = lines.map(function (l) {
+      if (!l.trim()) return l;
+      return outdent ? l.replace(/^( {1,2}|\t)/, "") : "  " + l;
+    }).join("\n");
+    if (changed === value.slice(from, to)) return true;
+    area.setSelectionRange(from, to);
+    replaceSelection(area, changed, changed.length, changed.length);
+    return true;
+  }
+
+  document.addEventListener("keydown", function (e) {
+    var area = e.target;
+    if (!area.matches || !area.matches("form.editor textarea[name=body]")) return;
+    if (e.key === "Tab" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      if (indentList(area, e.shiftKey)) e.preventDefault();
+      return;
+    }
+    if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+    var kind = { b: "bold", i: "italic", k: "link" }[e.key.toLowerCase()];
+    if (!kind) return;
+    e.preventDefault();
+    format(area, kind);
+  });
+
   function isPreview(elt) {
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-preview"));
   }
@@ -357,6 +450,16 @@
       return;
     }
     if (e.ctrlKey || e.metaKey || e.altKey || typing(document.activeElement)) return;
+    if (e.key === "?") {
+      var help = document.getElementById("editor-help") || document.getElementById("keys-help");
+      if (help) {
+        e.preventDefault();
+        help.open = true;
+        help.querySelector("summary").focus();
+        help.scrollIntoView({ block: "nearest" });
+      }
+      return;
+    }
     var target = document.querySelector('[data-key="' + e.key + '"]');
     if (target) {
       e.preventDefault();

@@ -68,6 +68,9 @@ test('without JavaScript, Preview shows the editor again with the text rendered 
   await editorBody(page).fill('### Not yet saved\n\nwith **bold** words');
   await page.getByRole('button', { name: 'Preview' }).click();
   await page.locator('#preview').getByRole('heading', { level: 3, name: 'Not yet saved' }).waitFor();
+  // The Markdown help opens without JavaScript too.
+  await page.getByText('Markdown and keyboard help').click();
+  await page.getByRole('cell', { name: 'a task list' }).waitFor();
   assert.equal(await editorBody(page).inputValue(), '### Not yet saved\n\nwith **bold** words');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
@@ -111,5 +114,46 @@ test('a long document has a table of contents, links to its headings and copyabl
   await page.locator('.prose pre').getByRole('button', { name: 'Copy' }).click();
   await page.locator('.prose pre').getByRole('button', { name: 'Copied' }).waitFor();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'quire serve --port 8080\n');
+  await ctx.close();
+});
+
+test('the toolbar and shortcuts format the text, undo takes it back, Tab indents list items', async () => {
+  const { ctx, page } = await signedIn();
+  await page.goto('/new');
+  const area = editorBody(page);
+  await area.fill('make this bold');
+  await area.evaluate((el) => el.setSelectionRange(10, 14));
+  await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Bold' }).click();
+  assert.equal(await area.inputValue(), 'make this **bold**');
+  await page.keyboard.press('Control+z');
+  assert.equal(await area.inputValue(), 'make this bold');
+
+  await area.evaluate((el) => el.setSelectionRange(5, 9));
+  await page.keyboard.press('Control+i');
+  assert.equal(await area.inputValue(), 'make *this* bold');
+  await area.evaluate((el) => el.setSelectionRange(0, 4));
+  await page.keyboard.press('Control+k');
+  assert.equal(await area.inputValue(), '[make](https://) *this* bold');
+  assert.equal(await area.evaluate((el) => el.value.slice(el.selectionStart, el.selectionEnd)), 'https://');
+
+  await area.fill('milk\nbread');
+  await area.evaluate((el) => el.setSelectionRange(0, el.value.length));
+  await page.getByRole('button', { name: 'Task list' }).click();
+  assert.equal(await area.inputValue(), '- [ ] milk\n- [ ] bread');
+  await area.evaluate((el) => el.setSelectionRange(el.value.length, el.value.length));
+  await page.keyboard.press('Tab');
+  assert.equal(await area.inputValue(), '- [ ] milk\n  - [ ] bread');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await area.inputValue(), '- [ ] milk\n- [ ] bread');
+  // Outside a list, Tab leaves the text box as everywhere else.
+  await area.fill('plain words');
+  await page.keyboard.press('Tab');
+  assert.equal(await area.inputValue(), 'plain words');
+  assert.notEqual(await page.evaluate(() => document.activeElement.name), 'body');
+
+  await page.locator('main h1').click();
+  await page.keyboard.press('?');
+  assert.equal(await page.locator('#editor-help').evaluate((d) => d.open), true);
+  await page.getByRole('cell', { name: 'a task list' }).waitFor();
   await ctx.close();
 });
