@@ -70,6 +70,22 @@
     });
   }
 
+  // A button that copies a field's value (the public link).
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("button[data-copy]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field || !navigator.clipboard) return;
+    var label = button.textContent;
+    navigator.clipboard.writeText(field.value).then(function () {
+      button.textContent = "Copied";
+      setTimeout(function () { button.textContent = label; }, 2000);
+    }, function () {
+      field.select();
+      button.textContent = "Select and copy the link";
+    });
+  });
+
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest(".prose pre button.copy");
     if (!button) return;

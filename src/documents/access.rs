@@ -45,6 +45,12 @@ const ACCESS_SQL: &str = "CASE
         WHERE s.doc_seq = documents.seq AND s.user_id = $2) THEN 1
     ELSE 0 END";
 
+/// Who else sees a document: how many people it is shared with by name, and its
+/// owner's name (`documents` unaliased).
+pub const SHARING_SQL: &str = "(SELECT COUNT(*) FROM document_shares sw
+        WHERE sw.doc_seq = documents.seq) AS shared_with,
+    (SELECT username FROM users ow WHERE ow.id = documents.owner_id) AS owner_name";
+
 /// A `WHERE` condition for listings and search: rows the viewer (`?V`, replaced by
 /// the caller's placeholder) may read. `d` is the documents alias.
 pub fn visible(viewer_param: &str) -> String {
@@ -73,7 +79,7 @@ pub async fn authorize<'e>(
     need: Access,
 ) -> Result<Document, DocError> {
     let found: Option<Document> = sqlx::query_as::<_, Document>(sqlx::AssertSqlSafe(format!(
-        "SELECT {}, {ACCESS_SQL} AS access FROM documents WHERE id = $1",
+        "SELECT {}, {ACCESS_SQL} AS access, {SHARING_SQL} FROM documents WHERE id = $1",
         super::row::COLUMNS
     )))
     .bind(id.as_str())
@@ -98,7 +104,7 @@ pub fn check(found: Option<Document>, need: Access) -> Result<Document, DocError
 /// for the session and the page, see `accounts::session_user_with_document`).
 pub fn document_with_access(viewer_expr: &str) -> String {
     format!(
-        "{}, {} AS access",
+        "{}, {} AS access, {SHARING_SQL}",
         super::row::COLUMNS
             .split(", ")
             .map(|c| format!("documents.{c}"))

@@ -19,6 +19,12 @@ pub struct Document {
     /// The viewer's access level, where the query computed it (see `access`).
     #[sqlx(default)]
     pub access: i64,
+    /// How many people it is shared with by name, where the query counted them.
+    #[sqlx(default)]
+    pub shared_with: i64,
+    /// The owner's name, where the query looked it up.
+    #[sqlx(default)]
+    pub owner_name: Option<String>,
 }
 
 /// For logs: which document and its sizes, never its text.
@@ -42,6 +48,17 @@ pub struct Summary {
     pub size: i64,
     pub updated_at: i64,
     pub deleted_at: Option<i64>,
+    /// Who may see it, where the listing asked (the live list does).
+    #[sqlx(default)]
+    pub owner_id: Option<i64>,
+    #[sqlx(default)]
+    pub owner_name: Option<String>,
+    #[sqlx(default)]
+    pub visibility: String,
+    #[sqlx(default)]
+    pub shared_with: i64,
+    #[sqlx(default)]
+    pub public_token: Option<String>,
 }
 
 pub(super) const COLUMNS: &str = "seq, id, title, body, html, version, created_at, updated_at, \

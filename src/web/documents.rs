@@ -21,7 +21,7 @@ pub async fn document_list(
     let page = query.into_inner().page();
     let (rows, more) = documents::list(&state.db, page, Some(actor(&user))).await?;
     let partial = ListPartial {
-        rows: rows.iter().map(Row::from).collect(),
+        rows: rows.iter().map(|r| Row::seen_by(r, user.0.id)).collect(),
         page,
         more,
     };

@@ -97,15 +97,46 @@ pub struct DocView {
     pub updated: String,
     pub updated_iso: String,
     pub size: String,
+    /// Whose it is, shown to everyone but the owner.
+    pub owner: Option<String>,
+    /// Who else sees it, shown to the owner ("shared with 2 people").
+    pub sharing: Option<String>,
+}
+
+/// Who besides the owner sees a document, in a few words; `None` when nobody does.
+pub fn sharing_note(visibility: &str, shared_with: i64, public_link: bool) -> Option<String> {
+    let mut parts = Vec::new();
+    match visibility {
+        "read" => parts.push("everyone can read".to_owned()),
+        "edit" => parts.push("everyone can edit".to_owned()),
+        _ => {}
+    }
+    if shared_with > 0 {
+        parts.push(format!(
+            "shared with {}",
+            counted(shared_with.max(0) as u64, "person", "people")
+        ));
+    }
+    if public_link {
+        parts.push("public link on".to_owned());
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 impl From<&Document> for DocView {
     fn from(d: &Document) -> Self {
+        let is_owner = d.access >= crate::documents::Access::Own as i64;
         Self {
             id: d.id.clone(),
             public: false,
             can_edit: d.access >= crate::documents::Access::Edit as i64,
-            is_owner: d.access >= crate::documents::Access::Own as i64,
+            is_owner,
+            owner: if is_owner { None } else { d.owner_name.clone() },
+            sharing: if is_owner {
+                sharing_note(&d.visibility, d.shared_with, d.public_token.is_some())
+            } else {
+                None
+            },
             title: d.title.clone(),
             html: d.html.clone(),
             version: d.version,
@@ -122,6 +153,26 @@ pub struct Row {
     pub when: String,
     pub when_iso: String,
     pub size: String,
+    /// Whose it is, when not the viewer's.
+    pub owner: Option<String>,
+    /// Who else sees it, on the viewer's own documents.
+    pub sharing: Option<String>,
+}
+
+impl Row {
+    /// A row as `viewer` sees it.
+    pub fn seen_by(s: &Summary, viewer: i64) -> Self {
+        let mine = s.owner_id.is_none_or(|o| o == viewer);
+        Self {
+            owner: if mine { None } else { s.owner_name.clone() },
+            sharing: if mine {
+                sharing_note(&s.visibility, s.shared_with, s.public_token.is_some())
+            } else {
+                None
+            },
+            ..Self::from(s)
+        }
+    }
 }
 
 impl From<&Summary> for Row {
@@ -133,6 +184,8 @@ impl From<&Summary> for Row {
             when: fmt_time(at),
             when_iso: iso_time(at),
             size: documents::human_size(s.size.max(0) as usize),
+            owner: None,
+            sharing: None,
         }
     }
 }

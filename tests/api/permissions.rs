@@ -316,3 +316,53 @@ async fn sharing_with_a_name_nobody_has_says_so_on_the_sharing_page_with_the_nam
     )
     .await;
 }
+
+#[tokio::test]
+async fn the_list_and_the_page_say_who_else_sees_a_document_and_whose_it_is() {
+    let (app, bob) = with_bob().await;
+    let id = app.create_document("Budget", "numbers").await;
+    let (_, page) = app.get_text(&format!("/d/{id}")).await;
+    assert!(page.contains("only you can see it"), "{page}");
+    let (_, list) = app.get_text("/").await;
+    assert!(!list.contains("shared with"), "{list}");
+
+    share(
+        &app,
+        &id,
+        &[("action", "share"), ("username", "bob"), ("role", "read")],
+    )
+    .await;
+    share(&app, &id, &[("action", "link-on")]).await;
+    let (_, list) = app.get_text("/").await;
+    assert!(
+        list.contains("shared with 1 person · public link on"),
+        "{list}"
+    );
+    let (_, page) = app.get_text(&format!("/d/{id}")).await;
+    assert!(
+        page.contains("shared with 1 person · public link on"),
+        "{page}"
+    );
+
+    share(
+        &app,
+        &id,
+        &[("action", "visibility"), ("visibility", "edit")],
+    )
+    .await;
+    let (_, page) = app.get_text(&format!("/d/{id}")).await;
+    assert!(
+        page.contains("everyone can edit · shared with 1 person"),
+        "{page}"
+    );
+
+    // Bob sees whose it is, not who else it is shared with.
+    let (_, list) = bob.get("/").await;
+    assert!(list.contains("by alice"), "{list}");
+    assert!(!list.contains("shared with"), "{list}");
+    let (_, page) = bob.get(&format!("/d/{id}")).await;
+    assert!(
+        page.contains("by alice") && !page.contains("public link on"),
+        "{page}"
+    );
+}

@@ -309,3 +309,20 @@ test('sharing with a name nobody has is a message beside the field, the name kep
   await page.getByRole('heading', { level: 1, name: 'Sharing' }).waitFor();
   await page.close();
 });
+
+test('the document page says who sees it, and the public link copies with a click', async () => {
+  const ctx = await newContext(browser, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await ctx.newPage();
+  await signIn(page);
+  const path = await createDocument(page, unique('Visible'), 'text');
+  await page.getByRole('link', { name: 'only you can see it' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Sharing' }).waitFor();
+  await page.getByRole('button', { name: 'Create a public link' }).click();
+  const link = await page.getByLabel('Public link').inputValue();
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await page.getByRole('button', { name: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  await page.goto(path);
+  await page.getByRole('link', { name: 'public link on' }).waitFor();
+  await ctx.close();
+});
