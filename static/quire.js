@@ -191,6 +191,69 @@
     format(area, kind);
   });
 
+  // The merge view: each conflict's Keep mine / theirs / both rewrites that
+  // conflict in the merged text (undo takes it back), and the merged text opens
+  // at its first conflict.
+  function conflicts(text) {
+    var found = [], lines = text.split("\n"), at = 0, block = null;
+    lines.forEach(function (line, i) {
+      var next = at + line.length + (i < lines.length - 1 ? 1 : 0);
+      if (!block && line === "<<<<<<< your text") {
+        block = { start: at, mine: [], theirs: [], side: "mine" };
+      } else if (block && block.side === "mine" && line === "=======") {
+        block.side = "theirs";
+      } else if (block && block.side === "theirs" && line.indexOf(">>>>>>> ") === 0) {
+        block.end = next;
+        found.push(block);
+        block = null;
+      } else if (block) {
+        block[block.side].push(line);
+      }
+      at = next;
+    });
+    return found;
+  }
+
+  function asLines(list) { return list.length ? list.join("\n") + "\n" : ""; }
+  function same(a, b) { return a.replace(/\n+$/, "") === b.replace(/\n+$/, ""); }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".merge-region [data-keep]");
+    if (!button) return;
+    var region = button.closest(".merge-region");
+    var area = document.querySelector("#merge-form textarea[name=body]");
+    if (!area) return;
+    var side = function (cls) { var pre = region.querySelector(".side." + cls + " pre"); return pre ? pre.textContent : ""; };
+    var mine = side("mine"), theirs = side("theirs");
+    var block = conflicts(area.value).filter(function (b) {
+      return same(asLines(b.mine), mine) && same(asLines(b.theirs), theirs);
+    })[0];
+    var note = region.querySelector(".kept");
+    if (!block) {
+      note.textContent = "This conflict is no longer marked in the merged text.";
+      return;
+    }
+    var keep = button.getAttribute("data-keep");
+    var text = keep === "mine" ? asLines(block.mine) : keep === "theirs" ? asLines(block.theirs)
+      : asLines(block.mine) + asLines(block.theirs);
+    area.setSelectionRange(block.start, block.end);
+    replaceSelection(area, text, text.length, text.length);
+    region.classList.add("resolved");
+    note.textContent = { mine: "Kept your text.", theirs: "Kept theirs.", both: "Kept both." }[keep];
+    updateCounter(area);
+  });
+
+  function openAtFirstConflict() {
+    var area = document.querySelector("#merge-form textarea[name=body]");
+    if (!area || area.getAttribute("data-opened")) return;
+    area.setAttribute("data-opened", "1");
+    var first = conflicts(area.value)[0];
+    if (!first) return;
+    var line = area.value.slice(0, first.start).split("\n").length - 1;
+    var height = parseFloat(getComputedStyle(area).lineHeight) || 20;
+    area.scrollTop = Math.max(0, (line - 2) * height);
+  }
+
   function isPreview(elt) {
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-preview"));
   }
@@ -238,6 +301,7 @@
     enhance();
     showTimes();
     addCopyButtons();
+    openAtFirstConflict();
   });
 
   document.addEventListener("htmx:afterSettle", function (e) {
@@ -245,6 +309,7 @@
     enhance();
     showTimes();
     addCopyButtons();
+    openAtFirstConflict();
     // A new page in #main settles whatever went wrong on the old one; an autosave
     // or a note loading elsewhere does not.
     if (e.detail && e.detail.target && e.detail.target.id === "main") {

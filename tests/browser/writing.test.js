@@ -157,3 +157,37 @@ test('the toolbar and shortcuts format the text, undo takes it back, Tab indents
   await page.getByRole('cell', { name: 'a task list' }).waitFor();
   await ctx.close();
 });
+
+test('the merge view: keep mine, theirs or both per conflict, undo, and the whole width', async () => {
+  const { ctx, page } = await signedIn();
+  const title = unique('Merged');
+  const path = await createDocument(page, title, 'line one\nline two\nline three');
+  await page.goto(`${path}/edit`);
+  await editorBody(page).fill('line one\nline TWO by them\nline three');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('line TWO by them').waitFor();
+
+  await page.goto(`${path}/edit`);
+  await page.locator('form.editor input[name="version"]').evaluate((el) => { el.value = '1'; });
+  await editorBody(page).fill('line one\nline 2 by me\nline three');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Edit conflict' }).waitFor();
+
+  const merged = page.locator('#merge-form textarea[name=body]');
+  const region = page.locator('.merge-region').first();
+  await region.getByRole('button', { name: 'Keep theirs' }).click();
+  assert.equal(await merged.inputValue(), 'line one\nline TWO by them\nline three');
+  await region.getByText('Kept theirs.').waitFor();
+  await page.keyboard.press('Control+z');
+  assert.match(await merged.inputValue(), /<<<<<<< your text/);
+  await region.getByRole('button', { name: 'Keep both' }).click();
+  assert.equal(await merged.inputValue(), 'line one\nline 2 by me\nline TWO by them\nline three');
+
+  const width = await page.locator('main').evaluate((m) => m.getBoundingClientRect().width);
+  assert.ok(width > 1000, `the merge view is ${width}px wide`);
+
+  await page.getByRole('button', { name: 'Save the merged text' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  assert.match(await page.locator('.prose').innerText(), /line 2 by me/);
+  await ctx.close();
+});
