@@ -254,6 +254,12 @@
     area.scrollTop = Math.max(0, (line - 2) * height);
   }
 
+  // The phone menu closes once one of its links is followed in place.
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest && e.target.closest("details.nav-menu a");
+    if (link) link.closest("details").open = false;
+  });
+
   function isPreview(elt) {
     return !!(elt && elt.hasAttribute && elt.hasAttribute("data-preview"));
   }

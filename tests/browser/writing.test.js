@@ -191,3 +191,22 @@ test('the merge view: keep mine, theirs or both per conflict, undo, and the whol
   assert.match(await page.locator('.prose').innerText(), /line 2 by me/);
   await ctx.close();
 });
+
+test('on a phone the header is one row, with Search and a Menu that works without JavaScript', async () => {
+  for (const javaScriptEnabled of [true, false]) {
+    const { ctx, page } = await signedIn({ viewport: PHONE, javaScriptEnabled });
+    await page.goto('/');
+    const header = await page.locator('header.site').boundingBox();
+    assert.ok(header.height < 80, `the header is ${header.height}px tall`);
+    assert.equal(await page.getByRole('link', { name: 'Trash' }).isVisible(), false);
+    await page.getByText('Menu').click();
+    await page.getByRole('link', { name: 'Trash' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Trash' }).waitFor();
+    await page.getByRole('link', { name: 'Search' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
+    await page.getByText('Menu').click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login/);
+    await ctx.close();
+  }
+});
