@@ -89,7 +89,11 @@ pub fn app(cfg: &mut ServiceConfig) {
                 .route(get().to(admin::users_list))
                 .route(post().to(admin::user_create)),
         )
-        .route("/admin/users/{id}", post().to(admin::user_update))
+        .service(
+            resource("/admin/users/{id}")
+                .route(get().to(crate::web::admin_user::user_page))
+                .route(post().to(admin::user_update)),
+        )
         .route("/admin/audit", get().to(admin::audit_list))
         .service(
             resource("/admin/import")

@@ -3,6 +3,7 @@
 
 pub mod manage;
 pub mod password;
+pub mod people;
 mod sessions;
 mod throttle;
 pub mod tokens;

@@ -10,7 +10,7 @@ use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, Stamp};
 use super::{AppState, done};
-use crate::accounts::{self, AccountError, User, manage};
+use crate::accounts::{self, AccountError, User, manage, people};
 use crate::error::AppError;
 
 /// A signed-in administrator; anyone else gets a 403.
@@ -143,6 +143,32 @@ pub async fn user_update(
             manage::reset_password(&state.db, &admin.0, id, form.require("password")?).await,
             "Password reset; the account was signed out everywhere.",
         ),
+        "rename" => (
+            people::rename(&state.db, &admin.0, id, form.require("username")?).await,
+            "Account renamed.",
+        ),
+        "promote" => (
+            people::set_admin(&state.db, &admin.0, id, true).await,
+            "Administrator rights given.",
+        ),
+        "demote" => (
+            people::set_admin(&state.db, &admin.0, id, false).await,
+            "Administrator rights taken.",
+        ),
+        "delete" => {
+            if form.get("confirm") != Some("yes") {
+                let ask = "Tick the box to confirm the deletion.".to_owned();
+                return or_page(&state, &admin, Err(AccountError::Invalid(ask)), &req, "").await;
+            }
+            let heir = form
+                .require("heir")?
+                .parse()
+                .map_err(|_| AppError::BadRequest("Choose who receives the documents.".into()))?;
+            (
+                people::delete(&state.db, &admin.0, id, heir).await,
+                "Account deleted; its documents have their new owner.",
+            )
+        }
         other => return Err(AppError::BadRequest(format!("Unknown action {other:?}."))),
     };
     or_page(&state, &admin, result, &req, message).await

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod admin_user;
 pub mod api;
 pub mod assets;
 pub mod auth;

@@ -326,3 +326,28 @@ test('the document page says who sees it, and the public link copies with a clic
   await page.getByRole('link', { name: 'public link on' }).waitFor();
   await ctx.close();
 });
+
+test('an administrator renames, promotes and deletes an account, its documents kept', async () => {
+  const page = await context.newPage();
+  acceptDialogs(page);
+  const name = unique('temp').replace(/\s+/g, '-');
+  await page.goto('/admin/users');
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel(/^Password/).fill('a temporary password');
+  await page.getByRole('button', { name: 'Add account' }).click();
+  await page.getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+  await page.getByLabel('New username').fill(`${name}-renamed`);
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await banner(page, 'Account renamed.').waitFor();
+  await page.getByRole('link', { name: `${name}-renamed` }).click();
+  await page.getByRole('button', { name: 'Make administrator' }).click();
+  await banner(page, 'Administrator rights given.').waitFor();
+  await page.getByRole('link', { name: `${name}-renamed` }).click();
+  await page.getByLabel('New owner of the documents').selectOption({ label: ADMIN });
+  await page.getByLabel(/Yes, delete/).check();
+  await page.getByRole('button', { name: 'Delete the account' }).click();
+  await banner(page, 'Account deleted').waitFor();
+  assert.equal(await page.getByRole('link', { name: `${name}-renamed` }).count(), 0);
+  await page.close();
+});

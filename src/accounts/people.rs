@@ -1,0 +1,116 @@
+//! An administrator's changes to someone's account: a new name, administrator
+//! rights given or taken, and deletion, whose documents go to a chosen person
+//! (never left without an owner). Every change is in the audit log.
+
+use super::{AccountError, User, audit, check_username};
+use crate::db::{Db, Flag};
+
+pub async fn rename(db: &Db, admin: &User, user_id: i64, new: &str) -> Result<(), AccountError> {
+    let name = check_username(new)?;
+    let mut tx = db.begin_write().await?;
+    let done = sqlx::query("UPDATE users SET username = $1 WHERE id = $2")
+        .bind(&name)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => AccountError::Taken,
+            _ => AccountError::Db(e),
+        })?;
+    if done.rows_affected() == 0 {
+        return Err(AccountError::Invalid("There is no such account.".into()));
+    }
+    audit(
+        &mut tx,
+        Some(admin.id),
+        "user.renamed",
+        &format!("user {user_id} is now {name}"),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Gives or takes administrator rights; nobody takes their own (so one
+/// administrator always remains).
+pub async fn set_admin(
+    db: &Db,
+    admin: &User,
+    user_id: i64,
+    is_admin: bool,
+) -> Result<(), AccountError> {
+    if user_id == admin.id && !is_admin {
+        return Err(AccountError::Invalid(
+            "You cannot take your own administrator rights; another administrator can.".into(),
+        ));
+    }
+    let mut tx = db.begin_write().await?;
+    sqlx::query("UPDATE users SET is_admin = $1 WHERE id = $2")
+        .bind(Flag(is_admin))
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    let event = if is_admin {
+        "user.promoted"
+    } else {
+        "user.demoted"
+    };
+    audit(&mut tx, Some(admin.id), event, &format!("user {user_id}")).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Deletes an account. Its documents (the trash too) now belong to `heir`;
+/// shares with it, its drafts, sessions and API tokens go with it.
+pub async fn delete(db: &Db, admin: &User, user_id: i64, heir: i64) -> Result<(), AccountError> {
+    if user_id == admin.id {
+        return Err(AccountError::Invalid(
+            "You cannot delete your own account.".into(),
+        ));
+    }
+    if heir == user_id {
+        return Err(AccountError::Invalid(
+            "Choose someone else to receive the documents.".into(),
+        ));
+    }
+    let mut tx = db.begin_write().await?;
+    let names: Vec<(i64, String)> =
+        sqlx::query_as("SELECT id, username FROM users WHERE id = $1 OR id = $2")
+            .bind(user_id)
+            .bind(heir)
+            .fetch_all(&mut *tx)
+            .await?;
+    let name_of = |id: i64| names.iter().find(|(i, _)| *i == id).map(|(_, n)| n.clone());
+    let (Some(gone), Some(heir_name)) = (name_of(user_id), name_of(heir)) else {
+        return Err(AccountError::Invalid(
+            "There is no such account to delete or to receive the documents.".into(),
+        ));
+    };
+    let moved = sqlx::query("UPDATE documents SET owner_id = $1 WHERE owner_id = $2")
+        .bind(heir)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    // The heir owns these now: a share with them would only repeat that.
+    sqlx::query(
+        "DELETE FROM document_shares WHERE user_id = $1
+         AND doc_seq IN (SELECT seq FROM documents WHERE owner_id = $1)",
+    )
+    .bind(heir)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("DELETE FROM users WHERE id = $1")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    audit(
+        &mut tx,
+        Some(admin.id),
+        "user.deleted",
+        &format!("{gone} (user {user_id}); {moved} documents now belong to {heir_name}"),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
