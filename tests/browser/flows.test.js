@@ -351,3 +351,21 @@ test('an administrator renames, promotes and deletes an account, its documents k
   assert.equal(await page.getByRole('link', { name: `${name}-renamed` }).count(), 0);
   await page.close();
 });
+
+test('a resized text box breaks no content-security rule when the editor comes back', async () => {
+  const page = await context.newPage();
+  const refused = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy|Refused to apply/i.test(msg.text())) refused.push(msg.text());
+  });
+  const path = await createDocument(page, unique('Resized'), 'small');
+  await page.goto(`${path}/edit`);
+  // What dragging the corner does: the text box gets a height of its own.
+  await editorBody(page).evaluate((el) => { el.style.height = '420px'; });
+  await editorBody(page).fill('x'.repeat(MAX_DOC_BYTES + 10));
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('alert').filter({ hasText: /limit/ }).waitFor();
+  await page.waitForTimeout(200);
+  assert.deepEqual(refused, []);
+  await page.close();
+});
