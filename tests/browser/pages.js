@@ -59,6 +59,10 @@ export async function mainPages(page, word = 'lighthouse') {
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
 
+  await page.goto('/admin/users');
+  const adminPage = await page.locator('table.users a').first().getAttribute('href');
+  const adminName = await page.locator('table.users a').first().innerText();
+
   const at = (name, url, heading) => ({
     name,
     async open(p) {
@@ -82,6 +86,7 @@ export async function mainPages(page, word = 'lighthouse') {
       at('account', '/account', 'Your account'),
       at('admin-users', '/admin/users', 'Users'),
       at('admin-audit', '/admin/audit', 'Audit log'),
+      at('admin-user', adminPage, adminName),
       {
         name: 'conflict',
         async open(p) {
