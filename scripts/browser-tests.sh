@@ -110,7 +110,7 @@ fi
 
 if [ "$update_docs" -eq 1 ]; then
   mkdir -p "$root/docs/screenshots"
-  for name in document-desktop-light editor-desktop-dark search-phone-light diff-desktop-light; do
+  for name in document-desktop-light editor-desktop-dark search-phone-light diff-desktop-light conflict-desktop-light editor-phone-light; do
     cp "$shots/$name.png" "$root/docs/screenshots/$name.png"
   done
   echo "updated docs/screenshots/"
