@@ -44,6 +44,7 @@ pub fn app(cfg: &mut ServiceConfig) {
         )
         .route("/d/{id}/draft/discard", post().to(drafts::draft_discard))
         .route("/d/{id}/delete", post().to(docs::document_delete))
+        .route("/d/{id}/task", post().to(crate::web::tasks::task_set))
         .service(
             resource("/d/{id}/share")
                 .route(get().to(sharing::share_page))

@@ -254,6 +254,47 @@
     area.scrollTop = Math.max(0, (line - 2) * height);
   }
 
+  // Task lists on the document page: for someone who may edit it, ticking a box
+  // saves the document (a new revision). Without JavaScript the boxes stay read-only.
+  function enableTasks() {
+    var doc = document.querySelector("article.document[data-tasks]");
+    if (!doc) return;
+    doc.querySelectorAll(".prose label.task input[type=checkbox]").forEach(function (box) {
+      box.disabled = false;
+    });
+  }
+
+  document.addEventListener("change", function (e) {
+    var box = e.target;
+    var doc = box.closest && box.closest("article.document[data-tasks]");
+    if (!doc || !box.matches(".prose label.task input[type=checkbox]")) return;
+    var boxes = Array.prototype.slice.call(doc.querySelectorAll(".prose label.task input[type=checkbox]"));
+    var body = new URLSearchParams();
+    body.set("index", String(boxes.indexOf(box)));
+    body.set("done", String(box.checked));
+    body.set("version", doc.getAttribute("data-version"));
+    var csrf = document.querySelector('input[name="csrf"]');
+    boxes.forEach(function (b) { b.disabled = true; });
+    fetch(doc.getAttribute("data-tasks"), {
+      method: "POST",
+      body: body,
+      headers: { "X-CSRF-Token": csrf ? csrf.value : "" },
+      credentials: "same-origin"
+    }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (answer) {
+        if (!res.ok) throw new Error(answer.error || ("the server answered " + res.status));
+        doc.setAttribute("data-version", String(answer.version));
+        clearFailure("save");
+        show("flash", "ok", box.checked ? "Ticked and saved." : "Unticked and saved.");
+      });
+    }).catch(function (err) {
+      box.checked = !box.checked;
+      fail("save", "Not saved: " + err.message);
+    }).then(function () {
+      boxes.forEach(function (b) { b.disabled = false; });
+    });
+  });
+
   // The phone menu closes once one of its links is followed in place.
   document.addEventListener("click", function (e) {
     var link = e.target.closest && e.target.closest("details.nav-menu a");
@@ -308,6 +349,7 @@
     showTimes();
     addCopyButtons();
     openAtFirstConflict();
+    enableTasks();
   });
 
   document.addEventListener("htmx:afterSettle", function (e) {
@@ -316,6 +358,7 @@
     showTimes();
     addCopyButtons();
     openAtFirstConflict();
+    enableTasks();
     // A new page in #main settles whatever went wrong on the old one; an autosave
     // or a note loading elsewhere does not.
     if (e.detail && e.detail.target && e.detail.target.id === "main") {

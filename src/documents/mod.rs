@@ -19,6 +19,7 @@ mod search_pg;
 mod search_query;
 mod snippet;
 mod store;
+mod tasks;
 
 pub use access::{Access, Actor};
 pub use drafts::Draft;
@@ -31,6 +32,7 @@ pub use saving::{Conflicted, Saved, save};
 pub use search::search;
 pub use search_query::{Found, Hit};
 pub use store::{Document, Summary};
+pub use tasks::set_task;
 
 pub use crate::clock::now_ms;
 use crate::db::Db;

@@ -29,6 +29,7 @@ pub mod resume;
 pub mod search;
 pub mod setup;
 pub mod sharing;
+pub mod tasks;
 pub mod transfer;
 pub mod trash;
 

@@ -29,6 +29,7 @@ mod sign_in_to_save;
 mod slow_clients;
 mod small_holes;
 mod storage;
+mod tasks;
 mod transfer;
 mod trash;
 mod validation;

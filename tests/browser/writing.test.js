@@ -2,7 +2,7 @@
 // Write/Preview switch on phones, and a Preview button without JavaScript.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { PHONE, createDocument, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+import { PHONE, banner, createDocument, editorBody, launch, newContext, signIn, unique } from './helpers.js';
 
 let browser;
 
@@ -209,4 +209,21 @@ test('on a phone the header is one row, with Search and a Menu that works withou
     await page.waitForURL(/\/login/);
     await ctx.close();
   }
+});
+
+test('ticking a task on the document page saves it; without JavaScript the boxes are read-only', async () => {
+  const { ctx, page } = await signedIn();
+  const path = await createDocument(page, unique('Chores'), '- [ ] water the plants\n- [ ] call the bank');
+  const box = page.getByRole('checkbox', { name: 'call the bank' });
+  await box.check();
+  await banner(page, 'Ticked and saved.').waitFor();
+  await page.reload();
+  assert.equal(await page.getByRole('checkbox', { name: 'call the bank' }).isChecked(), true);
+  assert.match(await page.locator('p.meta').innerText(), /version 2/);
+  await ctx.close();
+
+  const plain = await signedIn({ javaScriptEnabled: false });
+  await plain.page.goto(path);
+  assert.equal(await plain.page.getByRole('checkbox', { name: 'water the plants' }).isDisabled(), true);
+  await plain.ctx.close();
 });
