@@ -129,7 +129,7 @@ fn level_tag(level: HeadingLevel) -> &'static str {
     }
 }
 
-fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

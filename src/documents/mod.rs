@@ -7,6 +7,7 @@ mod cjk;
 pub mod drafts;
 pub mod dump;
 mod headings;
+mod highlight;
 mod history;
 mod id;
 pub mod merge;

@@ -3,15 +3,16 @@
 
 use std::sync::OnceLock;
 
-use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
-use super::headings;
+use super::{headings, highlight};
 
 /// Bump when the output for the same source changes, so stored HTML can be redone.
 /// 2: `<input>` written in the text is removed; only task-list boxes remain.
 /// 3: a task-list box is labelled by its item's text.
 /// 4: headings have ids and links to themselves; a table of contents from three.
-pub const RENDER_VERSION: i64 = 4;
+/// 5: fenced code in a known language is highlighted (classes only).
+pub const RENDER_VERSION: i64 = 5;
 
 pub fn render_markdown(source: &str) -> String {
     let options = Options::ENABLE_TABLES
@@ -29,7 +30,9 @@ pub fn render_markdown(source: &str) -> String {
         format!("{mark}e\u{E000}"),
     );
     let mut in_task = false;
-    let mut parsed: Vec<Event> = Parser::new_ext(source, options).collect();
+    let parsed: Vec<Event> = Parser::new_ext(source, options).collect();
+    // Fenced code leaves as a mark too, and comes back highlighted.
+    let (mut parsed, blocks) = set_code_aside(parsed, &mark);
     let headings = headings::name(&mut parsed);
     let events = parsed.into_iter().flat_map(|e| {
         let close = in_task && ends_task_text(&e);
@@ -61,6 +64,11 @@ pub fn render_markdown(source: &str) -> String {
     if !clean.contains(&mark) {
         return clean;
     }
+    let mut clean = clean;
+    for (i, (code, lang)) in blocks.iter().enumerate() {
+        let placed = format!("<pre><code>{}</code></pre>", code_mark(&mark, i));
+        clean = clean.replacen(&placed, &highlight::block(code, lang.as_deref()), 1);
+    }
     clean
         .replace(
             &done,
@@ -71,6 +79,40 @@ pub fn render_markdown(source: &str) -> String {
             r#"<label class="task"><input type="checkbox" disabled> "#,
         )
         .replace(&end, "</label>")
+}
+
+fn code_mark(mark: &str, i: usize) -> String {
+    format!("{mark}c{i}\u{E000}")
+}
+
+/// Takes each fenced code block out of `events`, leaving a plain block holding
+/// only its mark; returns the blocks' code and language, in order.
+#[allow(clippy::type_complexity)]
+fn set_code_aside<'a>(
+    events: Vec<Event<'a>>,
+    mark: &str,
+) -> (Vec<Event<'a>>, Vec<(String, Option<String>)>) {
+    let mut out = Vec::with_capacity(events.len());
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, Option<String>)> = None;
+    for event in events {
+        match (&mut open, event) {
+            (None, Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))) => {
+                open = Some((String::new(), highlight::language(&info)));
+            }
+            (Some((code, _)), Event::Text(text)) => code.push_str(&text),
+            (Some(_), Event::End(TagEnd::CodeBlock)) => {
+                let i = blocks.len();
+                blocks.extend(open.take());
+                out.push(Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)));
+                out.push(Event::Text(CowStr::from(code_mark(mark, i))));
+                out.push(Event::End(TagEnd::CodeBlock));
+            }
+            (Some(_), _) => {}
+            (None, other) => out.push(other),
+        }
+    }
+    (out, blocks)
 }
 
 /// A task's label holds its item's first run of text: it ends where a block
@@ -236,5 +278,25 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("<script"), "{html}");
+    }
+
+    #[test]
+    fn fenced_code_is_highlighted_in_place_and_stays_inert() {
+        let html = render_markdown(
+            "intro\n\n```rust\nlet x = \"<script>\";\n```\n\n- item\n\n  ```\n  <img src=x onerror=alert(1)>\n  ```\n",
+        );
+        assert!(
+            html.contains(r#"<pre class="hl"><code class="language-rust">"#),
+            "{html}"
+        );
+        assert!(
+            html.contains("&lt;script&gt;") && !html.contains("<script"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<pre><code>&lt;img src=x onerror=alert(1)&gt;\n</code></pre>"),
+            "{html}"
+        );
+        assert!(!html.contains("quire-task"), "no mark is left: {html}");
     }
 }

@@ -227,3 +227,18 @@ test('ticking a task on the document page saves it; without JavaScript the boxes
   assert.equal(await plain.page.getByRole('checkbox', { name: 'water the plants' }).isDisabled(), true);
   await plain.ctx.close();
 });
+
+test('code is highlighted by the server with classes the stylesheet colours', async () => {
+  const { ctx, page } = await signedIn({ colorScheme: 'dark' });
+  await createDocument(page, unique('Code'), '```python\ndef greet(name):\n    return "hi " + name  # say hi\n```');
+  const keyword = page.locator('pre.hl .hl-storage, pre.hl .hl-keyword').first();
+  await keyword.waitFor();
+  const colours = await page.evaluate(() => {
+    const of = (sel) => getComputedStyle(document.querySelector(sel)).color;
+    return { keyword: of('pre.hl .hl-storage, pre.hl .hl-keyword'), string: of('pre.hl .hl-string'), plain: of('pre.hl code') };
+  });
+  assert.notEqual(colours.keyword, colours.plain);
+  assert.notEqual(colours.string, colours.plain);
+  assert.equal(await page.locator('pre.hl [style]').count(), 0, 'no inline styles');
+  await ctx.close();
+});
