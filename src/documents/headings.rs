@@ -3,6 +3,8 @@
 
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Tag, TagEnd};
 
+use super::escape::escape;
+
 /// Every id a heading gets starts so, as the sanitiser prefixes every id in the
 /// text: nothing a writer puts in can shadow a name the page's own script uses.
 pub const ID_PREFIX: &str = "h-";
@@ -127,21 +129,6 @@ fn level_tag(level: HeadingLevel) -> &'static str {
         HeadingLevel::H5 => "h5",
         HeadingLevel::H6 => "h6",
     }
-}
-
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

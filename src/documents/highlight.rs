@@ -9,7 +9,7 @@ use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
-use super::headings::escape;
+use super::escape::escape;
 
 /// A block longer than this is shown plain: highlighting costs time on save.
 const MAX_BLOCK: usize = 32 * 1024;

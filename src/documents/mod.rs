@@ -6,6 +6,7 @@ pub mod bulk;
 mod cjk;
 pub mod drafts;
 pub mod dump;
+mod escape;
 mod headings;
 mod highlight;
 mod history;

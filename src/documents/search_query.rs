@@ -160,14 +160,9 @@ impl Hit {
         let mut out = String::with_capacity(self.snippet.len() + 32);
         for c in self.snippet.chars() {
             match c {
-                '&' => out.push_str("&amp;"),
-                '<' => out.push_str("&lt;"),
-                '>' => out.push_str("&gt;"),
-                '"' => out.push_str("&quot;"),
-                '\'' => out.push_str("&#39;"),
                 '\u{E000}' => out.push_str("<mark>"),
                 '\u{E001}' => out.push_str("</mark>"),
-                c => out.push(c),
+                c => super::escape::push(&mut out, c),
             }
         }
         out

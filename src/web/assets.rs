@@ -23,7 +23,7 @@ impl Asset {
 pub fn all() -> &'static [Asset] {
     static ASSETS: OnceLock<Vec<Asset>> = OnceLock::new();
     ASSETS.get_or_init(|| {
-        let files: [(&str, &str, &[u8]); 4] = [
+        let files: [(&str, &str, &[u8]); 5] = [
             (
                 "style.css",
                 "text/css; charset=utf-8",
@@ -33,6 +33,11 @@ pub fn all() -> &'static [Asset] {
                 "quire.js",
                 "text/javascript; charset=utf-8",
                 include_bytes!("../../static/quire.js"),
+            ),
+            (
+                "writing.js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../../static/writing.js"),
             ),
             (
                 "htmx.min.js",

@@ -18,7 +18,7 @@ use crate::error::AppError;
 
 pub const SESSION_COOKIE: &str = "quire_session";
 pub const CSRF_COOKIE: &str = "quire_csrf";
-pub const CSRF_FIELD: &str = "csrf";
+pub use super::csrf::CSRF_FIELD;
 pub const CSRF_HEADER: &str = "x-csrf-token";
 
 /// The token this browser must send back with every state-changing request.

@@ -6,6 +6,9 @@
 
 use sha2::{Digest, Sha256};
 
+/// The form field that carries the token.
+pub const CSRF_FIELD: &str = "csrf";
+
 tokio::task_local! {
     static CURRENT: String;
 }

@@ -24,6 +24,7 @@ struct Layout<'a> {
     flash: Option<&'static str>,
     css: String,
     icon: String,
+    writing_js: String,
     js: String,
     htmx: String,
 }
@@ -110,6 +111,7 @@ pub async fn wrap(
                 flash,
                 css: assets::url("style.css"),
                 js: assets::url("quire.js"),
+                writing_js: assets::url("writing.js"),
                 htmx: assets::url("htmx.min.js"),
                 icon: assets::url("favicon.svg"),
             }

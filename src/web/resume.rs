@@ -11,7 +11,7 @@ use actix_web::http::{Method, StatusCode};
 use askama::Template;
 
 use super::AppState;
-use super::auth::CSRF_FIELD;
+use super::csrf::CSRF_FIELD;
 use super::form::FormData;
 use super::pages;
 use crate::accounts::{self, AccountError, User};

@@ -198,11 +198,11 @@ test('on a phone the header is one row, with Search and a Menu that works withou
     await page.goto('/');
     const header = await page.locator('header.site').boundingBox();
     assert.ok(header.height < 80, `the header is ${header.height}px tall`);
-    assert.equal(await page.getByRole('link', { name: 'Trash' }).isVisible(), false);
+    assert.equal(await page.getByRole('link', { name: 'Trash', exact: true }).isVisible(), false);
     await page.getByText('Menu').click();
-    await page.getByRole('link', { name: 'Trash' }).click();
+    await page.getByRole('link', { name: 'Trash', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Trash' }).waitFor();
-    await page.getByRole('link', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'Search', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
     await page.getByText('Menu').click();
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -1,0 +1,254 @@
+// quire's writing helpers: copy buttons, the formatting toolbar and its keys,
+// list indenting, the merge view's Keep buttons, and task boxes that save. Loaded
+// after quire.js (whose banners and size counter it uses); pages work without it.
+(function () {
+  "use strict";
+  var quire = window.quire;
+
+  // Code blocks get a button that copies their text.
+  function addCopyButtons() {
+    if (!navigator.clipboard) return;
+    document.querySelectorAll(".prose pre").forEach(function (pre) {
+      if (pre.querySelector("button.copy")) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy";
+      button.textContent = "Copy";
+      pre.appendChild(button);
+    });
+  }
+
+  // A button that copies a field's value (the public link).
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("button[data-copy]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field || !navigator.clipboard) return;
+    var label = button.textContent;
+    navigator.clipboard.writeText(field.value).then(function () {
+      button.textContent = "Copied";
+      setTimeout(function () { button.textContent = label; }, 2000);
+    }, function () {
+      field.select();
+      button.textContent = "Select and copy the link";
+    });
+  });
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".prose pre button.copy");
+    if (!button) return;
+    var code = button.parentNode.querySelector("code") || button.parentNode;
+    navigator.clipboard.writeText(code.textContent).then(function () {
+      button.textContent = "Copied";
+      setTimeout(function () { button.textContent = "Copy"; }, 2000);
+    }, function () {
+      button.textContent = "Copy failed";
+    });
+  });
+
+  // Formatting: the toolbar and Ctrl/Cmd+B, I, K edit the text as typing would,
+  // so the browser's undo takes each change back.
+  function replaceSelection(area, text, selectFrom, selectTo) {
+    var start = area.selectionStart;
+    area.focus();
+    var typed = false;
+    try { typed = document.execCommand("insertText", false, text); } catch (err) { typed = false; }
+    if (!typed) {
+      area.setRangeText(text, area.selectionStart, area.selectionEnd, "end");
+      area.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    area.setSelectionRange(start + selectFrom, start + selectTo);
+  }
+
+  function wrap(area, before, after, placeholder) {
+    var chosen = area.value.slice(area.selectionStart, area.selectionEnd) || placeholder;
+    replaceSelection(area, before + chosen + after, before.length, before.length + chosen.length);
+  }
+
+  // The whole lines the selection touches: where they start and end, and them.
+  function selectedLines(area) {
+    var value = area.value;
+    var from = value.lastIndexOf("\n", area.selectionStart - 1) + 1;
+    var to = value.indexOf("\n", area.selectionEnd);
+    if (to < 0) to = value.length;
+    return { from: from, to: to, lines: value.slice(from, to).split("\n") };
+  }
+
+  // Puts `prefix` before every line the selection touches (or takes it away).
+  function prefixLines(area, prefix) {
+    var picked = selectedLines(area), from = picked.from, to = picked.to, lines = picked.lines;
+    var all = lines.every(function (l) { return l.indexOf(prefix) === 0; });
+    var changed = lines.map(function (l) { return all ? l.slice(prefix.length) : prefix + l; }).join("\n");
+    area.setSelectionRange(from, to);
+    replaceSelection(area, changed, 0, changed.length);
+  }
+
+  function format(area, kind) {
+    switch (kind) {
+      case "bold": return wrap(area, "**", "**", "bold text");
+      case "italic": return wrap(area, "*", "*", "italic text");
+      case "link": {
+        var label = area.value.slice(area.selectionStart, area.selectionEnd) || "link text";
+        var text = "[" + label + "](https://)";
+        return replaceSelection(area, text, label.length + 3, label.length + 11);
+      }
+      case "code": {
+        var chosen = area.value.slice(area.selectionStart, area.selectionEnd);
+        if (chosen.indexOf("\n") >= 0) return wrap(area, "```\n", "\n```", "");
+        return wrap(area, "`", "`", "code");
+      }
+      case "heading": return prefixLines(area, "## ");
+      case "list": return prefixLines(area, "- ");
+      case "task": return prefixLines(area, "- [ ] ");
+      case "quote": return prefixLines(area, "> ");
+    }
+  }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".toolbar [data-format]");
+    if (!button) return;
+    var area = button.closest("form").querySelector("textarea[name=body]");
+    if (area) format(area, button.getAttribute("data-format"));
+  });
+
+  // Tab and Shift+Tab indent and outdent list items; elsewhere Tab moves focus.
+  var LIST_ITEM = /^\s*([-*+]|\d+[.)])\s/;
+  function indentList(area, outdent) {
+    var picked = selectedLines(area), from = picked.from, to = picked.to, lines = picked.lines;
+    if (!lines.every(function (l) { return LIST_ITEM.test(l) || l.trim() === ""; })) return false;
+    var changed = lines.map(function (l) {
+      if (!l.trim()) return l;
+      return outdent ? l.replace(/^( {1,2}|\t)/, "") : "  " + l;
+    }).join("\n");
+    if (changed === lines.join("\n")) return true;
+    area.setSelectionRange(from, to);
+    replaceSelection(area, changed, changed.length, changed.length);
+    return true;
+  }
+
+  document.addEventListener("keydown", function (e) {
+    var area = e.target;
+    if (!area.matches || !area.matches("form.editor textarea[name=body]")) return;
+    if (e.key === "Tab" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      if (indentList(area, e.shiftKey)) e.preventDefault();
+      return;
+    }
+    if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+    var kind = { b: "bold", i: "italic", k: "link" }[e.key.toLowerCase()];
+    if (!kind) return;
+    e.preventDefault();
+    format(area, kind);
+  });
+
+  // The merge view: each conflict's Keep mine / theirs / both rewrites that
+  // conflict in the merged text (undo takes it back), and the merged text opens
+  // at its first conflict.
+  function conflicts(text) {
+    var found = [], lines = text.split("\n"), at = 0, block = null;
+    lines.forEach(function (line, i) {
+      var next = at + line.length + (i < lines.length - 1 ? 1 : 0);
+      if (!block && line === "<<<<<<< your text") {
+        block = { start: at, mine: [], theirs: [], side: "mine" };
+      } else if (block && block.side === "mine" && line === "=======") {
+        block.side = "theirs";
+      } else if (block && block.side === "theirs" && line.indexOf(">>>>>>> ") === 0) {
+        block.end = next;
+        found.push(block);
+        block = null;
+      } else if (block) {
+        block[block.side].push(line);
+      }
+      at = next;
+    });
+    return found;
+  }
+
+  function asLines(list) { return list.length ? list.join("\n") + "\n" : ""; }
+  function same(a, b) { return a.replace(/\n+$/, "") === b.replace(/\n+$/, ""); }
+
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest(".merge-region [data-keep]");
+    if (!button) return;
+    var region = button.closest(".merge-region");
+    var area = document.querySelector("#merge-form textarea[name=body]");
+    if (!area) return;
+    var side = function (cls) { var pre = region.querySelector(".side." + cls + " pre"); return pre ? pre.textContent : ""; };
+    var mine = side("mine"), theirs = side("theirs");
+    var block = conflicts(area.value).filter(function (b) {
+      return same(asLines(b.mine), mine) && same(asLines(b.theirs), theirs);
+    })[0];
+    var note = region.querySelector(".kept");
+    if (!block) {
+      note.textContent = "This conflict is no longer marked in the merged text.";
+      return;
+    }
+    var keep = button.getAttribute("data-keep");
+    var text = keep === "mine" ? asLines(block.mine) : keep === "theirs" ? asLines(block.theirs)
+      : asLines(block.mine) + asLines(block.theirs);
+    area.setSelectionRange(block.start, block.end);
+    replaceSelection(area, text, text.length, text.length);
+    region.classList.add("resolved");
+    note.textContent = { mine: "Kept your text.", theirs: "Kept theirs.", both: "Kept both." }[keep];
+    quire.updateCounter(area);
+  });
+
+  function openAtFirstConflict() {
+    var area = document.querySelector("#merge-form textarea[name=body]");
+    if (!area || area.getAttribute("data-opened")) return;
+    area.setAttribute("data-opened", "1");
+    var first = conflicts(area.value)[0];
+    if (!first) return;
+    var line = area.value.slice(0, first.start).split("\n").length - 1;
+    var height = parseFloat(getComputedStyle(area).lineHeight) || 20;
+    area.scrollTop = Math.max(0, (line - 2) * height);
+  }
+
+  // Task lists on the document page: for someone who may edit it, ticking a box
+  // saves the document (a new revision). Without JavaScript the boxes stay read-only.
+  function enableTasks() {
+    var doc = document.querySelector("article.document[data-tasks]");
+    if (!doc) return;
+    doc.querySelectorAll(".prose label.task input[type=checkbox]").forEach(function (box) {
+      box.disabled = false;
+    });
+  }
+
+  document.addEventListener("change", function (e) {
+    var box = e.target;
+    var doc = box.closest && box.closest("article.document[data-tasks]");
+    if (!doc || !box.matches(".prose label.task input[type=checkbox]")) return;
+    var boxes = Array.prototype.slice.call(doc.querySelectorAll(".prose label.task input[type=checkbox]"));
+    var body = new URLSearchParams();
+    body.set("index", String(boxes.indexOf(box)));
+    body.set("done", String(box.checked));
+    body.set("version", doc.getAttribute("data-version"));
+    var csrf = document.querySelector('input[name="csrf"]');
+    boxes.forEach(function (b) { b.disabled = true; });
+    fetch(doc.getAttribute("data-tasks"), {
+      method: "POST",
+      body: body,
+      headers: { "X-CSRF-Token": csrf ? csrf.value : "" },
+      credentials: "same-origin"
+    }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (answer) {
+        if (!res.ok) throw new Error(answer.error || ("the server answered " + res.status));
+        doc.setAttribute("data-version", String(answer.version));
+        quire.clearFailure("save");
+        quire.show("flash", "ok", box.checked ? "Ticked and saved." : "Unticked and saved.");
+      });
+    }).catch(function (err) {
+      box.checked = !box.checked;
+      quire.fail("save", "Not saved: " + err.message);
+    }).then(function () {
+      boxes.forEach(function (b) { b.disabled = false; });
+    });
+  });
+
+  function ready() {
+    addCopyButtons();
+    openAtFirstConflict();
+    enableTasks();
+  }
+  document.addEventListener("DOMContentLoaded", ready);
+  document.addEventListener("htmx:afterSettle", ready);
+})();
