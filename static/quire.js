@@ -4,12 +4,7 @@
   "use strict";
   var encoder = new TextEncoder();
   // What writing.js (loaded after this file) uses from here.
-  window.quire = {
-    show: function () { return show.apply(null, arguments); },
-    fail: function () { return fail.apply(null, arguments); },
-    clearFailure: function () { return clearFailure.apply(null, arguments); },
-    updateCounter: function () { return updateCounter.apply(null, arguments); }
-  };
+  window.quire = { show: show, fail: fail, clearFailure: clearFailure, updateCounter: updateCounter };
 
   function group(n) { return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
 

@@ -45,11 +45,14 @@ const ACCESS_SQL: &str = "CASE
         WHERE s.doc_seq = documents.seq AND s.user_id = $2) THEN 1
     ELSE 0 END";
 
-/// Who else sees a document: how many people it is shared with by name, and its
-/// owner's name (`documents` unaliased).
-pub const SHARING_SQL: &str = "(SELECT COUNT(*) FROM document_shares sw
-        WHERE sw.doc_seq = documents.seq) AS shared_with,
-    (SELECT username FROM users ow WHERE ow.id = documents.owner_id) AS owner_name";
+/// Who else sees a document, as two columns: how many people it is shared with
+/// by name, and its owner's name; `doc` names the documents table or its alias.
+pub fn sharing_columns(doc: &str) -> String {
+    format!(
+        "(SELECT COUNT(*) FROM document_shares sw WHERE sw.doc_seq = {doc}.seq) AS shared_with,
+         (SELECT username FROM users ow WHERE ow.id = {doc}.owner_id) AS owner_name"
+    )
+}
 
 /// A `WHERE` condition for listings and search: rows the viewer (`?V`, replaced by
 /// the caller's placeholder) may read. `d` is the documents alias.
@@ -79,8 +82,9 @@ pub async fn authorize<'e>(
     need: Access,
 ) -> Result<Document, DocError> {
     let found: Option<Document> = sqlx::query_as::<_, Document>(sqlx::AssertSqlSafe(format!(
-        "SELECT {}, {ACCESS_SQL} AS access, {SHARING_SQL} FROM documents WHERE id = $1",
-        super::row::COLUMNS
+        "SELECT {}, {ACCESS_SQL} AS access, {} FROM documents WHERE id = $1",
+        super::row::COLUMNS,
+        sharing_columns("documents")
     )))
     .bind(id.as_str())
     .bind(viewer(actor))
@@ -104,13 +108,14 @@ pub fn check(found: Option<Document>, need: Access) -> Result<Document, DocError
 /// for the session and the page, see `accounts::session_user_with_document`).
 pub fn document_with_access(viewer_expr: &str) -> String {
     format!(
-        "{}, {} AS access, {SHARING_SQL}",
+        "{}, {} AS access, {}",
         super::row::COLUMNS
             .split(", ")
             .map(|c| format!("documents.{c}"))
             .collect::<Vec<_>>()
             .join(", "),
-        ACCESS_SQL.replace("$2", viewer_expr)
+        ACCESS_SQL.replace("$2", viewer_expr),
+        sharing_columns("documents")
     )
 }
 

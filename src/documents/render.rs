@@ -14,11 +14,13 @@ use super::{headings, highlight};
 /// 5: fenced code in a known language is highlighted (classes only).
 pub const RENDER_VERSION: i64 = 5;
 
+/// The Markdown quire speaks; finding the n-th task parses with the same.
+pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
+    .union(Options::ENABLE_STRIKETHROUGH)
+    .union(Options::ENABLE_TASKLISTS)
+    .union(Options::ENABLE_FOOTNOTES);
+
 pub fn render_markdown(source: &str) -> String {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_FOOTNOTES;
     // Task-list boxes leave the parser as marks the writer cannot guess (fresh for
     // every render), one before the item's text and one after it, and come back
     // after sanitising as a checkbox labelled by that text. Sanitising removes
@@ -30,7 +32,7 @@ pub fn render_markdown(source: &str) -> String {
         format!("{mark}e\u{E000}"),
     );
     let mut in_task = false;
-    let parsed: Vec<Event> = Parser::new_ext(source, options).collect();
+    let parsed: Vec<Event> = Parser::new_ext(source, OPTIONS).collect();
     // Fenced code leaves as a mark too, and comes back highlighted.
     let (mut parsed, blocks) = set_code_aside(parsed, &mark);
     let headings = headings::name(&mut parsed);

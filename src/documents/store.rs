@@ -133,11 +133,10 @@ pub async fn list_live<'e>(
     viewer: Option<i64>,
 ) -> Result<Vec<Summary>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token,
-           (SELECT COUNT(*) FROM document_shares sw WHERE sw.doc_seq = d.seq) AS shared_with,
-           (SELECT username FROM users ow WHERE ow.id = d.owner_id) AS owner_name
+        "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token, {}
          FROM documents AS d WHERE deleted_at IS NULL AND {}
          ORDER BY updated_at DESC, id LIMIT $1 OFFSET $2",
+        access::sharing_columns("d"),
         access::visible("$3")
     )))
     .bind(size + 1)

@@ -2,16 +2,12 @@
 //! found by the same parser that renders it, so the n-th box on the page is the
 //! n-th task here.
 
-use pulldown_cmark::{Event, Options, Parser};
+use pulldown_cmark::{Event, Parser};
 
 /// The text with its `index`-th task (from 0) marked done or not; `None` when
 /// the text has no such task.
 pub fn set_task(body: &str, index: usize, done: bool) -> Option<String> {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_FOOTNOTES;
-    let range = Parser::new_ext(body, options)
+    let range = Parser::new_ext(body, super::render::OPTIONS)
         .into_offset_iter()
         .filter(|(e, _)| matches!(e, Event::TaskListMarker(_)))
         .nth(index)

@@ -10,7 +10,7 @@ use super::AppState;
 use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, EditForm, EditPartial};
-use crate::documents::{DocId, render_markdown};
+use crate::documents::{self, DocId, render_markdown};
 use crate::error::AppError;
 
 /// The id of the pane that asks for the HTML alone.
@@ -24,7 +24,8 @@ pub async fn preview(
 ) -> Result<HttpResponse, AppError> {
     let cap = state.config.max_doc_bytes;
     let body = form.get("body").unwrap_or_default().to_owned();
-    let over = body.len().saturating_sub(cap);
+    // Measured as a save measures it (CRLF counts as one byte, as stored).
+    let over = documents::stored_len(&body).saturating_sub(cap);
     let html = if over > 0 {
         None
     } else {

@@ -128,3 +128,11 @@ async fn strangers_get_no_preview() {
     );
     assert!(!res.text().await.unwrap().contains("<h1>hi</h1>"));
 }
+
+#[tokio::test]
+async fn the_preview_measures_a_text_as_a_save_does() {
+    // CRLF line ends are stored as LF: 1,200 bytes sent, 800 kept, under a cap of 1,000.
+    let app = spawn_with(|c| c.max_doc_bytes = 1_000).await;
+    let (status, html) = pane(&app, &"x\r\n".repeat(400)).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+}
