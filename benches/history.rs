@@ -55,7 +55,7 @@ fn storage_ratio() {
         let (db, _) = common::open_db(dir.path()).await;
         let (_, raw) = edited(&db, 10 * 1024, 100).await;
         let (data, rows): (i64, i64) =
-            sqlx::query_as("SELECT sum(length(data)), count(*) FROM revision_texts")
+            quire::db::query_as("SELECT sum(length(data)), count(*) FROM revision_texts")
                 .fetch_one(&db.read)
                 .await
                 .unwrap();

@@ -48,7 +48,7 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     rt.block_on(async {
         let (db, config) = common::open_db(&dir).await;
-        let have: i64 = sqlx::query_scalar("SELECT count(*) FROM documents")
+        let have: i64 = quire::db::query_scalar("SELECT count(*) FROM documents")
             .fetch_one(&db.read)
             .await
             .unwrap();

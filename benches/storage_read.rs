@@ -173,10 +173,11 @@ async fn seed(s: &Settings) -> anyhow::Result<()> {
 /// Every live document's id by size class. A full scan: run it before dropping caches.
 async fn scan_ids(s: &Settings, db: &Db) -> anyhow::Result<BTreeMap<usize, Vec<String>>> {
     let mut by_class: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-    let mut rows = sqlx::query_as::<_, (String, i64)>(
+    let mut rows = quire::db::query_as::<(String, i64)>(
         "SELECT id, size FROM documents WHERE deleted_at IS NULL ORDER BY seq",
     )
-    .fetch(&db.read);
+    .fetch(&db.read)
+    .await?;
     while let Some((id, size)) = rows.try_next().await? {
         by_class.entry(s.class_of(size)).or_default().push(id);
     }
@@ -288,7 +289,7 @@ async fn read_sqlite_html(s: &Settings) -> anyhow::Result<()> {
     run_reads(s, "sqlite-html", &ids, |id| {
         let db = db.clone();
         async move {
-            let html: String = sqlx::query_scalar("SELECT html FROM documents WHERE id = ?1")
+            let html: String = quire::db::query_scalar("SELECT html FROM documents WHERE id = ?1")
                 .bind(id)
                 .fetch_one(&db.read)
                 .await?;

@@ -276,7 +276,7 @@ async fn crash_check(clients: usize, count: usize) {
     let mut lost = Vec::new();
     for (id, (version, body, trashed)) in &acked {
         let row: Option<(i64, String, Option<i64>)> =
-            sqlx::query_as("SELECT version, body, deleted_at FROM documents WHERE id = ?1")
+            quire::db::query_as("SELECT version, body, deleted_at FROM documents WHERE id = ?1")
                 .bind(id)
                 .fetch_optional(&db.read)
                 .await

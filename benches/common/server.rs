@@ -104,7 +104,7 @@ pub async fn start_at(database_url: String, per_size: usize, workers: usize) -> 
 /// Live documents whose size falls in class `class` (bounded by its neighbours).
 async fn ids_of(db: &Db, class: usize) -> Vec<(String, i64)> {
     let low = if class == 0 { 0 } else { SIZES[class - 1] };
-    sqlx::query_as(
+    quire::db::query_as(
         "SELECT id, version FROM documents
          WHERE deleted_at IS NULL AND size > $1 AND size <= $2 ORDER BY seq",
     )

@@ -34,7 +34,6 @@ const COLUMNS: &str = "seq, id, title, version, created_at, updated_at, deleted_
     render_version, size, body, html, cjk, owner_id, visibility, public_token";
 
 /// One documents row, as both engines store it.
-#[derive(sqlx::FromRow)]
 struct Row {
     seq: i64,
     id: String,
@@ -51,6 +50,28 @@ struct Row {
     owner_id: Option<i64>,
     visibility: String,
     public_token: Option<String>,
+}
+
+impl quire::db::FromRow for Row {
+    fn from_row(r: quire::db::Row) -> Result<Self, quire::db::Error> {
+        Ok(Self {
+            seq: r.try_get("seq")?,
+            id: r.try_get("id")?,
+            title: r.try_get("title")?,
+            version: r.try_get("version")?,
+            created_at: r.try_get("created_at")?,
+            updated_at: r.try_get("updated_at")?,
+            deleted_at: r.try_get("deleted_at")?,
+            render_version: r.try_get("render_version")?,
+            size: r.try_get("size")?,
+            body: r.try_get("body")?,
+            html: r.try_get("html")?,
+            cjk: r.try_get("cjk")?,
+            owner_id: r.try_get("owner_id")?,
+            visibility: r.try_get("visibility")?,
+            public_token: r.try_get("public_token")?,
+        })
+    }
 }
 
 /// Column-wise batch for one `INSERT ... SELECT FROM UNNEST(...)`.
@@ -159,7 +180,7 @@ pub async fn load(s: &Settings) -> anyhow::Result<()> {
     let db = Db::open(&s.config()).await?;
     let pool = connect(s, 2).await?;
     sqlx::query(SCHEMA).execute(&pool).await?;
-    let want: i64 = sqlx::query_scalar("SELECT count(*) FROM documents")
+    let want: i64 = quire::db::query_scalar("SELECT count(*) FROM documents")
         .fetch_one(&db.read)
         .await?;
     let have: i64 = sqlx::query_scalar("SELECT count(*) FROM documents")
@@ -171,10 +192,10 @@ pub async fn load(s: &Settings) -> anyhow::Result<()> {
         println!("loading {want} documents into PostgreSQL (had {have})");
         sqlx::query("TRUNCATE documents").execute(&pool).await?;
         let started = std::time::Instant::now();
-        let mut rows = sqlx::query_as::<_, Row>(sqlx::AssertSqlSafe(format!(
-            "SELECT {COLUMNS} FROM documents ORDER BY seq"
-        )))
-        .fetch(&db.read);
+        let mut rows =
+            quire::db::query_as::<Row>(format!("SELECT {COLUMNS} FROM documents ORDER BY seq"))
+                .fetch(&db.read)
+                .await?;
         let (mut batch, mut done, mut bytes) = (Batch::default(), 0usize, 0usize);
         while let Some(row) = rows.try_next().await? {
             batch.push(row);
@@ -226,16 +247,18 @@ pub async fn read(s: &Settings) -> anyhow::Result<()> {
     .fetch_all(&pool)
     .await?;
     println!("postgres settings: {settings:?}");
+    let conn = sea_orm::SqlxPostgresConnector::from_sqlx_postgres_pool(pool.clone());
     run_reads(s, "postgres", &ids, |id| {
-        let pool = pool.clone();
+        let conn = conn.clone();
         async move {
-            let doc: Document = sqlx::query_as(
+            let doc: Document = quire::db::query_as(
                 "SELECT seq, id, title, body, html, version, created_at, updated_at,
-                        deleted_at, owner_id, visibility, public_token, 3::bigint AS access
+                        deleted_at, owner_id, visibility, public_token, render_version,
+                        3::bigint AS access
                  FROM documents WHERE id = $1",
             )
             .bind(id)
-            .fetch_optional(&pool)
+            .fetch_optional(&conn)
             .await?
             .context("a document in ids.tsv is missing from PostgreSQL")?;
             Ok(doc.body.len() + doc.html.len())

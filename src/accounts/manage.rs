@@ -5,18 +5,24 @@ use super::{AccountError, User, audit, password};
 use crate::db::Db;
 use crate::documents::now_ms;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct UserRow {
     pub id: i64,
     pub username: String,
-    #[sqlx(try_from = "crate::db::Flag")]
     pub is_admin: bool,
     pub disabled_at: Option<i64>,
     pub created_at: i64,
 }
+crate::db::from_row!(UserRow {
+    id,
+    username,
+    is_admin,
+    disabled_at,
+    created_at
+});
 
-pub async fn list_users(db: &Db) -> Result<Vec<UserRow>, sqlx::Error> {
-    sqlx::query_as(
+pub async fn list_users(db: &Db) -> Result<Vec<UserRow>, crate::db::Error> {
+    crate::db::query_as(
         "SELECT id, username, is_admin, disabled_at, created_at FROM users ORDER BY username",
     )
     .fetch_all(&db.read)
@@ -43,18 +49,18 @@ async fn set_password(
     event: &str,
 ) -> Result<(), AccountError> {
     let hash = hash(new).await?;
-    let mut tx = db.begin_write().await?;
-    sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+    let tx = db.begin_write().await?;
+    crate::db::query("UPDATE users SET password_hash = $1 WHERE id = $2")
         .bind(hash)
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&*tx)
         .await?;
-    sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2")
+    crate::db::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2")
         .bind(user_id)
         .bind(keep)
-        .execute(&mut *tx)
+        .execute(&*tx)
         .await?;
-    audit(&mut tx, Some(by), event, &format!("user {user_id}")).await?;
+    audit(&tx, Some(by), event, &format!("user {user_id}")).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -67,7 +73,7 @@ pub async fn change_password(
     new: &str,
     session_token: &str,
 ) -> Result<(), AccountError> {
-    let stored: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
+    let stored: String = crate::db::query_scalar("SELECT password_hash FROM users WHERE id = $1")
         .bind(user.id)
         .fetch_one(&db.read)
         .await?;
@@ -106,16 +112,16 @@ pub async fn set_disabled(
             "You cannot disable your own account.".into(),
         ));
     }
-    let mut tx = db.begin_write().await?;
-    sqlx::query("UPDATE users SET disabled_at = $1 WHERE id = $2")
+    let tx = db.begin_write().await?;
+    crate::db::query("UPDATE users SET disabled_at = $1 WHERE id = $2")
         .bind(disabled.then(now_ms))
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&*tx)
         .await?;
     if disabled {
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+        crate::db::query("DELETE FROM sessions WHERE user_id = $1")
             .bind(user_id)
-            .execute(&mut *tx)
+            .execute(&*tx)
             .await?;
     }
     let event = if disabled {
@@ -123,21 +129,27 @@ pub async fn set_disabled(
     } else {
         "user.enabled"
     };
-    audit(&mut tx, Some(admin.id), event, &format!("user {user_id}")).await?;
+    audit(&tx, Some(admin.id), event, &format!("user {user_id}")).await?;
     tx.commit().await?;
     Ok(())
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct AuditRow {
     pub at: i64,
     pub username: Option<String>,
     pub event: String,
     pub detail: String,
 }
+crate::db::from_row!(AuditRow {
+    at,
+    username,
+    event,
+    detail
+});
 
-pub async fn audit_log(db: &Db, limit: i64) -> Result<Vec<AuditRow>, sqlx::Error> {
-    sqlx::query_as(
+pub async fn audit_log(db: &Db, limit: i64) -> Result<Vec<AuditRow>, crate::db::Error> {
+    crate::db::query_as(
         "SELECT a.at, u.username, a.event, a.detail FROM audit_log a
          LEFT JOIN users u ON u.id = a.user_id ORDER BY a.id DESC LIMIT $1",
     )

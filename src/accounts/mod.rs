@@ -18,13 +18,17 @@ pub use crate::db::audit;
 use crate::documents::now_ms;
 pub use crate::random::random_token;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct User {
     pub id: i64,
     pub username: String,
-    #[sqlx(try_from = "crate::db::Flag")]
     pub is_admin: bool,
 }
+crate::db::from_row!(User {
+    id,
+    username,
+    is_admin
+});
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
@@ -39,7 +43,7 @@ pub enum AccountError {
     #[error("Sign-in is busy. Try again in a moment.")]
     Busy,
     #[error(transparent)]
-    Db(#[from] sqlx::Error),
+    Db(#[from] crate::db::Error),
     #[error("password hashing failed: {0}")]
     Hash(String),
 }
@@ -82,28 +86,28 @@ pub async fn create_user(
         .await
         .map_err(|e| AccountError::Hash(e.to_string()))?
         .map_err(|e| AccountError::Hash(e.to_string()))?;
-    let mut tx = db.begin_write().await?;
-    let created = sqlx::query_as(
+    let tx = db.begin_write().await?;
+    let created = crate::db::query_as(
         "INSERT INTO users (username, password_hash, is_admin, created_at)
          VALUES ($1, $2, $3, $4) RETURNING id, username, is_admin",
     )
     .bind(&username)
     .bind(hash)
-    .bind(crate::db::Flag(is_admin))
+    .bind(i64::from(is_admin))
     .bind(now_ms())
-    .fetch_one(&mut *tx)
+    .fetch_one(&*tx)
     .await
     .map_err(|e| match &e {
-        sqlx::Error::Database(d) if d.is_unique_violation() => AccountError::Taken,
+        e if crate::db::is_unique_violation(e) => AccountError::Taken,
         _ => AccountError::Db(e),
     })?;
-    audit(&mut tx, None, "user.created", &username).await?;
+    audit(&tx, None, "user.created", &username).await?;
     tx.commit().await?;
     Ok(created)
 }
 
-pub async fn user_count(db: &Db) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT count(*) FROM users")
+pub async fn user_count(db: &Db) -> Result<i64, crate::db::Error> {
+    crate::db::query_scalar("SELECT count(*) FROM users")
         .fetch_one(&db.read)
         .await
 }
@@ -123,7 +127,7 @@ pub async fn authenticate(
     let mut tx = db.begin_write().await?;
     throttle::count_attempt(&mut tx, &account_key, &address_key, now).await?;
     tx.commit().await?;
-    let row: Option<(i64, String, crate::db::Flag, String, Option<i64>)> = sqlx::query_as(
+    let row: Option<(i64, String, bool, String, Option<i64>)> = crate::db::query_as(
         "SELECT id, username, is_admin, password_hash, disabled_at FROM users WHERE lower(username) = lower($1)",
     )
     .bind(username.trim())
@@ -137,20 +141,20 @@ pub async fn authenticate(
     let result = match row {
         Some((id, username, is_admin, _, None)) if matches => {
             throttle::forgive(&mut tx, &account_key, &address_key, now).await?;
-            audit(&mut tx, Some(id), "login.ok", address).await?;
+            audit(&tx, Some(id), "login.ok", address).await?;
             Ok(User {
                 id,
                 username,
-                is_admin: is_admin.0,
+                is_admin,
             })
         }
         other => {
-            sqlx::query("DELETE FROM login_failures WHERE at < $1")
+            crate::db::query("DELETE FROM login_failures WHERE at < $1")
                 .bind(now - throttle::WINDOW_MS)
-                .execute(&mut *tx)
+                .execute(&*tx)
                 .await?;
             let detail = format!("{} from {address}", username.trim());
-            audit(&mut tx, other.map(|r| r.0), "login.failed", &detail).await?;
+            audit(&tx, other.map(|r| r.0), "login.failed", &detail).await?;
             Err(AccountError::WrongCredentials)
         }
     };

@@ -3,25 +3,25 @@
 //! (never left without an owner). Every change is in the audit log.
 
 use super::{AccountError, User, audit, check_username};
-use crate::db::{Db, Flag};
+use crate::db::Db;
 
 pub async fn rename(db: &Db, admin: &User, user_id: i64, new: &str) -> Result<(), AccountError> {
     let name = check_username(new)?;
-    let mut tx = db.begin_write().await?;
-    let done = sqlx::query("UPDATE users SET username = $1 WHERE id = $2")
+    let tx = db.begin_write().await?;
+    let done = crate::db::query("UPDATE users SET username = $1 WHERE id = $2")
         .bind(&name)
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&*tx)
         .await
         .map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => AccountError::Taken,
+            e if crate::db::is_unique_violation(e) => AccountError::Taken,
             _ => AccountError::Db(e),
         })?;
     if done.rows_affected() == 0 {
         return Err(AccountError::Invalid("There is no such account.".into()));
     }
     audit(
-        &mut tx,
+        &tx,
         Some(admin.id),
         "user.renamed",
         &format!("user {user_id} is now {name}"),
@@ -44,18 +44,18 @@ pub async fn set_admin(
             "You cannot take your own administrator rights; another administrator can.".into(),
         ));
     }
-    let mut tx = db.begin_write().await?;
-    sqlx::query("UPDATE users SET is_admin = $1 WHERE id = $2")
-        .bind(Flag(is_admin))
+    let tx = db.begin_write().await?;
+    crate::db::query("UPDATE users SET is_admin = $1 WHERE id = $2")
+        .bind(i64::from(is_admin))
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&*tx)
         .await?;
     let event = if is_admin {
         "user.promoted"
     } else {
         "user.demoted"
     };
-    audit(&mut tx, Some(admin.id), event, &format!("user {user_id}")).await?;
+    audit(&tx, Some(admin.id), event, &format!("user {user_id}")).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -73,12 +73,12 @@ pub async fn delete(db: &Db, admin: &User, user_id: i64, heir: i64) -> Result<()
             "Choose someone else to receive the documents.".into(),
         ));
     }
-    let mut tx = db.begin_write().await?;
+    let tx = db.begin_write().await?;
     let names: Vec<(i64, String)> =
-        sqlx::query_as("SELECT id, username FROM users WHERE id = $1 OR id = $2")
+        crate::db::query_as("SELECT id, username FROM users WHERE id = $1 OR id = $2")
             .bind(user_id)
             .bind(heir)
-            .fetch_all(&mut *tx)
+            .fetch_all(&*tx)
             .await?;
     let name_of = |id: i64| names.iter().find(|(i, _)| *i == id).map(|(_, n)| n.clone());
     let (Some(gone), Some(heir_name)) = (name_of(user_id), name_of(heir)) else {
@@ -86,26 +86,26 @@ pub async fn delete(db: &Db, admin: &User, user_id: i64, heir: i64) -> Result<()
             "There is no such account to delete or to receive the documents.".into(),
         ));
     };
-    let moved = sqlx::query("UPDATE documents SET owner_id = $1 WHERE owner_id = $2")
+    let moved = crate::db::query("UPDATE documents SET owner_id = $1 WHERE owner_id = $2")
         .bind(heir)
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&*tx)
         .await?
         .rows_affected();
     // The heir owns these now: a share with them would only repeat that.
-    sqlx::query(
+    crate::db::query(
         "DELETE FROM document_shares WHERE user_id = $1
          AND doc_seq IN (SELECT seq FROM documents WHERE owner_id = $1)",
     )
     .bind(heir)
-    .execute(&mut *tx)
+    .execute(&*tx)
     .await?;
-    sqlx::query("DELETE FROM users WHERE id = $1")
+    crate::db::query("DELETE FROM users WHERE id = $1")
         .bind(user_id)
-        .execute(&mut *tx)
+        .execute(&*tx)
         .await?;
     audit(
-        &mut tx,
+        &tx,
         Some(admin.id),
         "user.deleted",
         &format!("{gone} (user {user_id}); {moved} documents now belong to {heir_name}"),

@@ -1,10 +1,9 @@
 //! Sessions: a random 256-bit token in the cookie, its SHA-256 in the database.
 
 use sha2::{Digest, Sha256};
-use sqlx::{FromRow, Row};
 
 use super::{User, audit};
-use crate::db::Db;
+use crate::db::{Db, FromRow};
 use crate::documents::{DocId, Document, access, now_ms};
 use crate::random::random_token;
 
@@ -19,17 +18,17 @@ pub(super) fn token_hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
 }
 
-pub async fn start_session(db: &Db, user: &User) -> Result<String, sqlx::Error> {
+pub async fn start_session(db: &Db, user: &User) -> Result<String, crate::db::Error> {
     let token = random_token();
     let now = now_ms();
-    let mut tx = db.begin_write().await?;
-    sqlx::query(
+    let tx = db.begin_write().await?;
+    crate::db::query(
         "INSERT INTO sessions (token_hash, user_id, created_at, last_seen) VALUES ($1, $2, $3, $3)",
     )
     .bind(token_hash(&token))
     .bind(user.id)
     .bind(now)
-    .execute(&mut *tx)
+    .execute(&*tx)
     .await?;
     tx.commit().await?;
     Ok(token)
@@ -44,13 +43,13 @@ const LIVE_SESSION: &str = "SELECT u.id AS viewer_id, u.username AS viewer_name,
 
 /// The signed-in user for a cookie token, if the session is live and the account
 /// enabled. One read; a write only when `last_seen` is several minutes old.
-pub async fn session_user(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error> {
+pub async fn session_user(db: &Db, token: &str) -> Result<Option<User>, crate::db::Error> {
     if token.len() != 64 {
         return Ok(None);
     }
     let now = now_ms();
     let hash = token_hash(token);
-    let row: Option<(i64, String, crate::db::Flag, i64)> = sqlx::query_as(LIVE_SESSION)
+    let row: Option<(i64, String, bool, i64)> = crate::db::query_as(LIVE_SESSION)
         .bind(&hash)
         .bind(now - SESSION_IDLE_MS)
         .bind(now - SESSION_ABSOLUTE_MS)
@@ -63,7 +62,7 @@ pub async fn session_user(db: &Db, token: &str) -> Result<Option<User>, sqlx::Er
     Ok(Some(User {
         id,
         username,
-        is_admin: is_admin.0,
+        is_admin,
     }))
 }
 
@@ -74,16 +73,16 @@ pub async fn session_user_with_document(
     db: &Db,
     token: &str,
     id: &DocId,
-) -> Result<Option<(User, Option<Document>)>, sqlx::Error> {
+) -> Result<Option<(User, Option<Document>)>, crate::db::Error> {
     if token.len() != 64 {
         return Ok(None);
     }
     let now = now_ms();
     let hash = token_hash(token);
-    let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+    let row = crate::db::query(format!(
         "SELECT v.*, {} FROM ({LIVE_SESSION}) AS v LEFT JOIN documents ON documents.id = $4",
         access::document_with_access("v.viewer_id")
-    )))
+    ))
     .bind(&hash)
     .bind(now - SESSION_IDLE_MS)
     .bind(now - SESSION_ABSOLUTE_MS)
@@ -96,20 +95,21 @@ pub async fn session_user_with_document(
     let user = User {
         id: row.try_get("viewer_id")?,
         username: row.try_get("viewer_name")?,
-        is_admin: row.try_get::<crate::db::Flag, _>("viewer_admin")?.0,
+        is_admin: row.try_get("viewer_admin")?,
     };
-    let doc = match row.try_get::<Option<i64>, _>("seq")? {
-        Some(_) => Some(Document::from_row(&row)?),
+    let seen: i64 = row.try_get("viewer_seen")?;
+    let doc = match row.try_get::<Option<i64>>("seq")? {
+        Some(_) => Some(Document::from_row(row)?),
         None => None,
     };
-    touch(db, &hash, row.try_get("viewer_seen")?, now).await?;
+    touch(db, &hash, seen, now).await?;
     Ok(Some((user, doc)))
 }
 
 /// Writes `last_seen` when it is several minutes old, so page views stay reads.
-async fn touch(db: &Db, hash: &[u8], last_seen: i64, now: i64) -> Result<(), sqlx::Error> {
+async fn touch(db: &Db, hash: &[u8], last_seen: i64, now: i64) -> Result<(), crate::db::Error> {
     if now - last_seen > TOUCH_EVERY_MS {
-        sqlx::query("UPDATE sessions SET last_seen = $1 WHERE token_hash = $2")
+        crate::db::query("UPDATE sessions SET last_seen = $1 WHERE token_hash = $2")
             .bind(now)
             .bind(hash)
             .execute(&db.write)
@@ -118,14 +118,18 @@ async fn touch(db: &Db, hash: &[u8], last_seen: i64, now: i64) -> Result<(), sql
     Ok(())
 }
 
-pub async fn end_session(db: &Db, token: &str, user: Option<&User>) -> Result<(), sqlx::Error> {
-    let mut tx = db.begin_write().await?;
-    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+pub async fn end_session(
+    db: &Db,
+    token: &str,
+    user: Option<&User>,
+) -> Result<(), crate::db::Error> {
+    let tx = db.begin_write().await?;
+    crate::db::query("DELETE FROM sessions WHERE token_hash = $1")
         .bind(token_hash(token))
-        .execute(&mut *tx)
+        .execute(&*tx)
         .await?;
     if let Some(u) = user {
-        audit(&mut tx, Some(u.id), "logout", "").await?;
+        audit(&tx, Some(u.id), "logout", "").await?;
     }
     tx.commit().await?;
     Ok(())

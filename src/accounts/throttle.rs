@@ -36,7 +36,7 @@ pub(super) async fn count_attempt(
     address_key: &str,
     now: i64,
 ) -> Result<(), AccountError> {
-    let (by_account, last, by_address): (i64, i64, i64) = sqlx::query_as(
+    let (by_account, last, by_address): (i64, i64, i64) = crate::db::query_as(
         "SELECT coalesce(sum(CASE WHEN key = $1 THEN 1 ELSE 0 END), 0),
                 coalesce(max(CASE WHEN key = $1 THEN at ELSE 0 END), 0),
                 coalesce(sum(CASE WHEN key = $2 THEN 1 ELSE 0 END), 0)
@@ -45,7 +45,7 @@ pub(super) async fn count_attempt(
     .bind(account_key)
     .bind(address_key)
     .bind(now - WINDOW_MS)
-    .fetch_one(&mut **tx)
+    .fetch_one(&**tx)
     .await?;
     if by_address >= MAX_PER_ADDRESS {
         return Err(AccountError::RateLimited {
@@ -58,10 +58,10 @@ pub(super) async fn count_attempt(
         });
     }
     for key in [account_key, address_key] {
-        sqlx::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
+        crate::db::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
             .bind(key)
             .bind(now)
-            .execute(&mut **tx)
+            .execute(&**tx)
             .await?;
     }
     Ok(())
@@ -74,12 +74,12 @@ pub(super) async fn forgive(
     account_key: &str,
     address_key: &str,
     now: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM login_failures WHERE key = $1 OR (key = $2 AND at = $3)")
+) -> Result<(), crate::db::Error> {
+    crate::db::query("DELETE FROM login_failures WHERE key = $1 OR (key = $2 AND at = $3)")
         .bind(account_key)
         .bind(address_key)
         .bind(now)
-        .execute(&mut **tx)
+        .execute(&**tx)
         .await?;
     Ok(())
 }

@@ -4,12 +4,12 @@ use crate::clock::now_ms;
 
 /// Notes an event in the audit log, in the caller's transaction.
 pub async fn audit(
-    conn: &mut sqlx::AnyConnection,
+    conn: &impl super::Conn,
     user_id: Option<i64>,
     event: &str,
     detail: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO audit_log (at, user_id, event, detail) VALUES ($1, $2, $3, $4)")
+) -> Result<(), super::Error> {
+    super::query("INSERT INTO audit_log (at, user_id, event, detail) VALUES ($1, $2, $3, $4)")
         .bind(now_ms())
         .bind(user_id)
         .bind(event)

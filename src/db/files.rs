@@ -51,3 +51,26 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// One connection to a SQLite file quire does not serve from (a snapshot being
+/// made or checked); `close_file` when done.
+pub async fn open_file(
+    path: &Path,
+    read_only: bool,
+) -> anyhow::Result<sea_orm::DatabaseConnection> {
+    use anyhow::Context;
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .read_only(read_only)
+        .busy_timeout(std::time::Duration::from_secs(5));
+    let pool = sqlx::sqlite::SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(options)
+        .await
+        .with_context(|| format!("opening {}", path.display()))?;
+    Ok(sea_orm::SqlxSqliteConnector::from_sqlx_sqlite_pool(pool))
+}
+
+pub async fn close_file(conn: sea_orm::DatabaseConnection) {
+    conn.get_sqlite_connection_pool().close().await;
+}

@@ -1,8 +1,9 @@
 //! The database handle. SQLite (the default): one writer connection and a read pool
 //! over the same file, with quire's PRAGMAs set on every connection. PostgreSQL: one
 //! pool for both, writes serialised across every instance by an advisory lock.
-//! Both go through sqlx's `Any` driver, so the SQL that both dialects share is
-//! written once; `Backend` picks the few statements that differ.
+//! Both are SeaORM connections built from quire's own sqlx pools (so the PRAGMAs
+//! run on every connection); statements go through `sql`, so the SQL that both
+//! dialects share is written once, and `Backend` picks the few that differ.
 
 pub use crate::config::redact;
 pub use audit_log::audit;
@@ -10,16 +11,29 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sea_orm::{
+    AccessMode, ConnectionTrait, DatabaseConnection, DbBackend, IsolationLevel,
+    SqliteTransactionMode, SqlxPostgresConnector, SqlxSqliteConnector, TransactionOptions,
+    TransactionTrait,
+};
+use sqlx::Executor;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 
 use crate::config::{Config, Durability};
 
 mod audit_log;
 mod files;
-mod flag;
+pub use files::{close_file, open_file};
+mod sql;
 mod writer;
-pub use flag::Flag;
+pub use sea_orm::DatabaseTransaction as Transaction;
+pub(crate) use sql::from_row;
+pub use sql::{
+    Bind, Conn, Decode, Done, Error, FromRow, Query, Row, RowQuery, Rows, database_code,
+    database_message, internal, io_error, is_not_found, is_unique_violation, not_found, query,
+    query_as, query_scalar,
+};
 pub use writer::{Fault, WriteTx, WriterHealth, storage_fault};
 
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -56,10 +70,10 @@ impl Backend {
 #[derive(Clone, Debug)]
 pub struct Db {
     /// Readers never take a write lock, so any number may run beside the writer.
-    pub read: AnyPool,
+    pub read: DatabaseConnection,
     /// SQLite: exactly one connection, so writes queue here instead of fighting
     /// over the lock. PostgreSQL: the same pool as `read`.
-    pub write: AnyPool,
+    pub write: DatabaseConnection,
     pub backend: Backend,
     /// The last write the disk refused, until a write succeeds again.
     pub health: WriterHealth,
@@ -67,18 +81,21 @@ pub struct Db {
     folder: Option<std::path::PathBuf>,
 }
 
+/// One connection pool's state, for the metrics.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolGauge {
+    pub name: &'static str,
+    pub open: u32,
+    pub idle: usize,
+    pub most: u32,
+}
+
 /// The advisory lock every PostgreSQL write transaction takes (any constant
 /// unique to quire; "quire" in ASCII).
 const WRITE_LOCK: i64 = 0x71_75_69_72_65;
 
-/// Registers the SQLite and PostgreSQL drivers with `Any` (idempotent).
-pub fn install_drivers() {
-    sqlx::any::install_default_drivers();
-}
-
 /// True when an existing SQLite database lacks migrations this build knows.
 async fn pending_migrations(path: &Path) -> anyhow::Result<bool> {
-    use sqlx::sqlite::SqliteConnectOptions;
     use sqlx::{ConnectOptions, Connection};
     let mut conn = SqliteConnectOptions::new()
         .filename(path)
@@ -167,27 +184,16 @@ impl Db {
     }
 
     async fn connect_sqlite(path: &Path, durability: Durability) -> anyhow::Result<Self> {
-        install_drivers();
-        let url = |mode: &str| -> anyhow::Result<AnyConnectOptions> {
-            let absolute = std::path::absolute(path)
-                .with_context(|| format!("resolving {}", path.display()))?;
-            let file = absolute
-                .to_str()
-                .context("the database path is not UTF-8")?;
-            let encoded: String =
-                percent_encoding::utf8_percent_encode(file, percent_encoding::NON_ALPHANUMERIC)
-                    .to_string()
-                    .replace("%2F", "/")
-                    .replace("%2E", ".")
-                    .replace("%2D", "-")
-                    .replace("%5F", "_");
-            format!("sqlite://{encoded}?mode={mode}")
-                .parse()
-                .context("building SQLite options")
+        let absolute =
+            std::path::absolute(path).with_context(|| format!("resolving {}", path.display()))?;
+        let options = |create: bool| {
+            SqliteConnectOptions::new()
+                .filename(&absolute)
+                .create_if_missing(create)
         };
         let pool = |read_only: bool| {
             let pragmas = sqlite_pragmas(durability, read_only);
-            AnyPoolOptions::new()
+            SqlitePoolOptions::new()
                 .min_connections(1)
                 .idle_timeout(None)
                 .max_lifetime(None)
@@ -205,39 +211,37 @@ impl Db {
             .max_connections(1)
             .before_acquire(move |_, _| Box::pin(writer::fresh_while_faulty(guarded.clone())))
             .after_release(move |conn, _| Box::pin(writer::clean_on_release(conn, watched.clone())))
-            .connect_with(url("rwc")?)
+            .connect_with(options(true))
             .await
             .with_context(|| format!("opening the database {}", path.display()))?;
         let readers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
         let read = pool(true)
             .max_connections(readers as u32)
-            .connect_with(url("rw")?)
+            .connect_with(options(false))
             .await
             .with_context(|| format!("opening read connections to {}", path.display()))?;
         Ok(Self {
-            read,
-            write,
+            read: SqlxSqliteConnector::from_sqlx_sqlite_pool(read),
+            write: SqlxSqliteConnector::from_sqlx_sqlite_pool(write),
             backend: Backend::Sqlite,
             health,
-            folder: std::path::absolute(path)
-                .ok()
-                .and_then(|p| p.parent().map(Path::to_path_buf)),
+            folder: absolute.parent().map(Path::to_path_buf),
         })
     }
 
     async fn connect_postgres(url: &str, connections: u32) -> anyhow::Result<Self> {
-        install_drivers();
-        let options: AnyConnectOptions = url.parse().context("reading the PostgreSQL URL")?;
-        let pool = AnyPoolOptions::new()
+        let options: PgConnectOptions = url.parse().context("reading the PostgreSQL URL")?;
+        let pool = PgPoolOptions::new()
             .max_connections(connections.max(2))
             .min_connections(1)
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await
             .with_context(|| format!("connecting to PostgreSQL at {}", redact(url)))?;
+        let conn = SqlxPostgresConnector::from_sqlx_postgres_pool(pool);
         Ok(Self {
-            read: pool.clone(),
-            write: pool,
+            read: conn.clone(),
+            write: conn,
             backend: Backend::Postgres,
             health: WriterHealth::default(),
             folder: None,
@@ -245,15 +249,20 @@ impl Db {
     }
 
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        self.backend
-            .migrator()
-            .run(&self.write)
-            .await
-            .context("applying database migrations")
+        let migrator = self.backend.migrator();
+        match self.backend {
+            Backend::Sqlite => migrator.run(self.write.get_sqlite_connection_pool()).await,
+            Backend::Postgres => {
+                migrator
+                    .run(self.write.get_postgres_connection_pool())
+                    .await
+            }
+        }
+        .context("applying database migrations")
     }
 
     async fn set_max_doc_bytes(&self, cap: usize) -> anyhow::Result<()> {
-        sqlx::query(
+        query(
             "INSERT INTO quire_settings (key, value) VALUES ('max_doc_bytes', $1)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         )
@@ -268,10 +277,17 @@ impl Db {
     /// on SQLite, so it holds the write lock from its first statement; on
     /// PostgreSQL it holds quire's advisory lock, so writes from every instance
     /// run one at a time, as they do on SQLite.
-    pub async fn begin_write(&self) -> Result<WriteTx, sqlx::Error> {
+    pub async fn begin_write(&self) -> Result<WriteTx, Error> {
         let waited = std::time::Instant::now();
         let tx = match self.backend {
-            Backend::Sqlite => self.write.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Sqlite => {
+                self.write
+                    .begin_with_options(TransactionOptions {
+                        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+                        ..TransactionOptions::default()
+                    })
+                    .await
+            }
             Backend::Postgres => self.begin_locked().await,
         };
         crate::metrics::record_writer_wait(waited.elapsed());
@@ -281,34 +297,37 @@ impl Db {
         Ok(WriteTx::write(tx?, self.health.clone()))
     }
 
-    async fn begin_locked(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
-        let mut tx = self.write.begin().await?;
-        sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
+    async fn begin_locked(&self) -> Result<Transaction, Error> {
+        let tx = self.write.begin().await?;
+        query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
             .bind(WRITE_LOCK)
-            .execute(&mut *tx)
+            .execute(&tx)
             .await?;
         Ok(tx)
     }
 
     /// After many rows arrived at once (import, seed): fresh statistics, so the
     /// query planner does not plan searches for the empty table it last saw.
-    pub async fn after_bulk_load(&self) -> Result<(), sqlx::Error> {
+    pub async fn after_bulk_load(&self) -> Result<(), Error> {
         let sql = match self.backend {
             Backend::Sqlite => "PRAGMA optimize",
             Backend::Postgres => "ANALYZE",
         };
-        sqlx::query(sql).execute(&self.write).await?;
+        query(sql).execute(&self.write).await?;
         Ok(())
     }
 
     /// A read-only transaction that sees one consistent state of the whole
     /// database however long it runs (exports, copies).
-    pub async fn begin_snapshot(&self) -> Result<WriteTx, sqlx::Error> {
+    pub async fn begin_snapshot(&self) -> Result<WriteTx, Error> {
         let inner = match self.backend {
             Backend::Sqlite => self.read.begin().await?,
             Backend::Postgres => {
                 self.read
-                    .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .begin_with_config(
+                        Some(IsolationLevel::RepeatableRead),
+                        Some(AccessMode::ReadOnly),
+                    )
                     .await?
             }
         };
@@ -318,7 +337,7 @@ impl Db {
     /// True when the database answers and every migration quire knows is applied.
     pub async fn is_ready(&self) -> bool {
         let applied: Result<i64, _> =
-            sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success")
+            query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success")
                 .fetch_one(&self.read)
                 .await;
         matches!(applied, Ok(n) if n as usize >= self.backend.migrator().iter().count())
@@ -326,27 +345,65 @@ impl Db {
 
     /// Closes both pools; the writer last, so the WAL is left in a clean state.
     pub async fn close(&self) {
-        self.read.close().await;
-        self.write.close().await;
+        for conn in [&self.read, &self.write] {
+            match self.backend {
+                Backend::Sqlite => conn.get_sqlite_connection_pool().close().await,
+                Backend::Postgres => conn.get_postgres_connection_pool().close().await,
+            }
+        }
+    }
+
+    /// True once `close` ran.
+    pub fn is_closed(&self) -> bool {
+        match self.backend {
+            Backend::Sqlite => self.read.get_sqlite_connection_pool().is_closed(),
+            Backend::Postgres => self.read.get_postgres_connection_pool().is_closed(),
+        }
+    }
+
+    /// For the metrics: the read pool, then the write pool (the same pool on
+    /// PostgreSQL), each with its open, idle and most connections.
+    pub fn pool_gauges(&self) -> [PoolGauge; 2] {
+        let gauge = |name, conn: &DatabaseConnection| match self.backend {
+            Backend::Sqlite => {
+                let p = conn.get_sqlite_connection_pool();
+                PoolGauge {
+                    name,
+                    open: p.size(),
+                    idle: p.num_idle(),
+                    most: p.options().get_max_connections(),
+                }
+            }
+            Backend::Postgres => {
+                let p = conn.get_postgres_connection_pool();
+                PoolGauge {
+                    name,
+                    open: p.size(),
+                    idle: p.num_idle(),
+                    most: p.options().get_max_connections(),
+                }
+            }
+        };
+        [gauge("read", &self.read), gauge("write", &self.write)]
     }
 }
 
-pub fn is_postgres(conn: &sqlx::AnyConnection) -> bool {
-    conn.backend_name() == "PostgreSQL"
+pub fn is_postgres(conn: &impl Conn) -> bool {
+    conn.sea().get_database_backend() == DbBackend::Postgres
 }
 
 /// After rows were written with explicit keys, moves PostgreSQL's identity
 /// sequence past them (SQLite picks max + 1 by itself).
 pub async fn sync_identity(
-    conn: &mut sqlx::AnyConnection,
+    conn: &impl Conn,
     table: &'static str,
     column: &'static str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), Error> {
     if is_postgres(conn) {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
+        query(format!(
             "SELECT setval(pg_get_serial_sequence('{table}', '{column}'),
                            (SELECT coalesce(max({column}), 0) + 1 FROM {table}), false)"
-        )))
+        ))
         .execute(conn)
         .await?;
     }

@@ -7,7 +7,10 @@ use std::sync::{Arc, Mutex};
 
 use std::time::Duration;
 
+use sea_orm::DatabaseTransaction;
 use sqlx::Connection;
+
+use super::sql::{Error, driver_error, io_error, query};
 
 /// Why the disk refused a write.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +46,7 @@ impl WriterHealth {
 
     /// Notes the outcome of a write: a storage fault is kept, success clears it;
     /// any other error (a constraint, a conflict) says nothing about the disk.
-    pub fn record(&self, error: Option<&sqlx::Error>) {
+    pub fn record(&self, error: Option<&Error>) {
         let next = match error {
             None => None,
             Some(e) => match storage_fault(e) {
@@ -68,7 +71,7 @@ impl WriterHealth {
 /// so statements run on `&mut *tx`; `commit` tells the writer's health what
 /// happened. Dropped without a commit, it rolls back.
 pub struct WriteTx {
-    inner: sqlx::Transaction<'static, sqlx::Any>,
+    inner: DatabaseTransaction,
     pending: Pending,
 }
 
@@ -88,10 +91,7 @@ impl Drop for Pending {
 
 impl WriteTx {
     /// A write transaction, reporting to `health`.
-    pub(super) fn write(
-        inner: sqlx::Transaction<'static, sqlx::Any>,
-        health: WriterHealth,
-    ) -> Self {
+    pub(super) fn write(inner: DatabaseTransaction, health: WriterHealth) -> Self {
         Self {
             inner,
             pending: Pending {
@@ -102,7 +102,7 @@ impl WriteTx {
     }
 
     /// A read-only transaction: says nothing about the disk.
-    pub(super) fn read(inner: sqlx::Transaction<'static, sqlx::Any>) -> Self {
+    pub(super) fn read(inner: DatabaseTransaction) -> Self {
         Self {
             inner,
             pending: Pending {
@@ -112,7 +112,7 @@ impl WriteTx {
         }
     }
 
-    pub async fn commit(self) -> Result<(), sqlx::Error> {
+    pub async fn commit(self) -> Result<(), Error> {
         let Self { inner, mut pending } = self;
         pending.armed = false;
         let outcome = inner.commit().await;
@@ -120,15 +120,22 @@ impl WriteTx {
         outcome
     }
 
-    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+    pub async fn rollback(self) -> Result<(), Error> {
         let Self { inner, mut pending } = self;
         pending.armed = false;
         inner.rollback().await
     }
 }
 
+impl super::sql::Conn for WriteTx {
+    type Sea = DatabaseTransaction;
+    fn sea(&self) -> &DatabaseTransaction {
+        &self.inner
+    }
+}
+
 impl std::ops::Deref for WriteTx {
-    type Target = sqlx::AnyConnection;
+    type Target = DatabaseTransaction;
     fn deref(&self) -> &Self::Target {
         &self.inner
     }
@@ -151,9 +158,9 @@ impl super::Db {
             return None;
         }
         let probe = async {
-            let mut tx = self.begin_write().await?;
-            sqlx::query("UPDATE quire_settings SET value = value WHERE key = 'max_doc_bytes'")
-                .execute(&mut *tx)
+            let tx = self.begin_write().await?;
+            query("UPDATE quire_settings SET value = value WHERE key = 'max_doc_bytes'")
+                .execute(&*tx)
                 .await?;
             tx.commit().await
         };
@@ -166,7 +173,7 @@ impl super::Db {
         if let Some(folder) = self.folder.clone() {
             let room = tokio::task::spawn_blocking(move || room_in(&folder)).await;
             if let Ok(Err(e)) = room {
-                self.health.record(Some(&sqlx::Error::Io(e)));
+                self.health.record(Some(&io_error(e)));
             }
         }
         self.health.fault()
@@ -183,8 +190,8 @@ pub fn room_in(folder: &std::path::Path) -> std::io::Result<()> {
 
 /// A storage fault: the disk is full, the file or folder is read-only, or the
 /// operating system failed the write. `None` for every other error.
-pub fn storage_fault(err: &sqlx::Error) -> Option<Fault> {
-    let what = match err {
+pub fn storage_fault(err: &Error) -> Option<Fault> {
+    let what = match driver_error(err)? {
         sqlx::Error::Database(db) => {
             let code = db.code().unwrap_or_default();
             match code.parse::<i64>() {
@@ -229,7 +236,7 @@ pub async fn fresh_while_faulty(health: WriterHealth) -> Result<bool, sqlx::Erro
 /// connection while the disk refuses writes (SQLite keeps taking a file it once
 /// failed to write for read-only); the pool opens a fresh one for the next write.
 pub async fn clean_on_release(
-    conn: &mut sqlx::AnyConnection,
+    conn: &mut sqlx::SqliteConnection,
     health: WriterHealth,
 ) -> Result<bool, sqlx::Error> {
     if health.fault().is_some() {
@@ -253,21 +260,19 @@ mod tests {
 
     #[test]
     fn a_full_disk_is_a_storage_fault_and_a_broken_pipe_is_not() {
-        let full = sqlx::Error::Io(std::io::Error::from_raw_os_error(28));
+        let full = io_error(std::io::Error::from_raw_os_error(28));
         assert!(storage_fault(&full).is_some());
-        let pipe = sqlx::Error::Io(std::io::Error::from_raw_os_error(32));
+        let pipe = io_error(std::io::Error::from_raw_os_error(32));
         assert!(storage_fault(&pipe).is_none());
-        assert!(storage_fault(&sqlx::Error::RowNotFound).is_none());
+        assert!(storage_fault(&super::super::sql::not_found()).is_none());
     }
 
     #[test]
     fn success_clears_a_recorded_fault() {
         let health = WriterHealth::default();
-        health.record(Some(&sqlx::Error::Io(std::io::Error::from_raw_os_error(
-            28,
-        ))));
+        health.record(Some(&io_error(std::io::Error::from_raw_os_error(28))));
         assert!(health.fault().is_some());
-        health.record(Some(&sqlx::Error::RowNotFound));
+        health.record(Some(&super::super::sql::not_found()));
         assert!(
             health.fault().is_some(),
             "an unrelated error keeps the fault"

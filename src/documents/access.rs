@@ -4,8 +4,6 @@
 //! with no owner (imported before there was an admin) is open to every signed-in
 //! user to read and edit, but owner acts (share, publish, delete) need an owner.
 
-use sqlx::any::AnyExecutor;
-
 use super::{DocError, DocId, Document};
 use crate::db::Db;
 
@@ -75,17 +73,17 @@ pub fn viewer(actor: Option<Actor<'_>>) -> Option<i64> {
 
 /// The document if `actor` has at least `need` on it. A document the actor may
 /// not even read is reported as missing, so ids reveal nothing.
-pub async fn authorize<'e>(
-    ex: impl AnyExecutor<'e>,
+pub async fn authorize(
+    ex: &impl crate::db::Conn,
     id: &DocId,
     actor: Option<Actor<'_>>,
     need: Access,
 ) -> Result<Document, DocError> {
-    let found: Option<Document> = sqlx::query_as::<_, Document>(sqlx::AssertSqlSafe(format!(
+    let found: Option<Document> = crate::db::query_as::<Document>(format!(
         "SELECT {}, {ACCESS_SQL} AS access, {} FROM documents WHERE id = $1",
         super::row::COLUMNS,
         sharing_columns("documents")
-    )))
+    ))
     .bind(id.as_str())
     .bind(viewer(actor))
     .fetch_optional(ex)
@@ -119,16 +117,20 @@ pub fn document_with_access(viewer_expr: &str) -> String {
     )
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Share {
     pub user_id: i64,
     pub username: String,
-    #[sqlx(try_from = "crate::db::Flag")]
     pub can_edit: bool,
 }
+crate::db::from_row!(Share {
+    user_id,
+    username,
+    can_edit
+});
 
-pub async fn shares(db: &Db, doc_seq: i64) -> Result<Vec<Share>, sqlx::Error> {
-    sqlx::query_as(
+pub async fn shares(db: &Db, doc_seq: i64) -> Result<Vec<Share>, crate::db::Error> {
+    crate::db::query_as(
         "SELECT s.user_id, u.username, s.can_edit FROM document_shares s
          JOIN users u ON u.id = s.user_id WHERE s.doc_seq = $1 ORDER BY u.username",
     )
@@ -151,37 +153,37 @@ pub async fn change(
     actor: Option<Actor<'_>>,
     change: Change<'_>,
 ) -> Result<(), DocError> {
-    let mut tx = db.begin_write().await?;
-    let doc = authorize(&mut *tx, id, actor, Access::Own).await?;
+    let tx = db.begin_write().await?;
+    let doc = authorize(&*tx, id, actor, Access::Own).await?;
     let detail = match change {
         Change::Visibility(v) => {
             if !matches!(v, "private" | "read" | "edit") {
                 return Err(DocError::Invalid(format!("Unknown visibility {v:?}.")));
             }
-            sqlx::query("UPDATE documents SET visibility = $1 WHERE seq = $2")
+            crate::db::query("UPDATE documents SET visibility = $1 WHERE seq = $2")
                 .bind(v)
                 .bind(doc.seq)
-                .execute(&mut *tx)
+                .execute(&*tx)
                 .await?;
             format!("{} visibility {v}", doc.id)
         }
         Change::Share { username, can_edit } => {
             let user: Option<i64> =
-                sqlx::query_scalar("SELECT id FROM users WHERE lower(username) = lower($1)")
+                crate::db::query_scalar("SELECT id FROM users WHERE lower(username) = lower($1)")
                     .bind(username.trim())
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&*tx)
                     .await?;
             let user = user.ok_or_else(|| {
                 DocError::Invalid(format!("There is no user called {:?}.", username.trim()))
             })?;
-            sqlx::query(
+            crate::db::query(
                 "INSERT INTO document_shares (doc_seq, user_id, can_edit) VALUES ($1, $2, $3)
                  ON CONFLICT (doc_seq, user_id) DO UPDATE SET can_edit = excluded.can_edit",
             )
             .bind(doc.seq)
             .bind(user)
-            .bind(crate::db::Flag(can_edit))
-            .execute(&mut *tx)
+            .bind(i64::from(can_edit))
+            .execute(&*tx)
             .await?;
             format!(
                 "{} shared with {} ({})",
@@ -191,19 +193,19 @@ pub async fn change(
             )
         }
         Change::Unshare { user_id } => {
-            sqlx::query("DELETE FROM document_shares WHERE doc_seq = $1 AND user_id = $2")
+            crate::db::query("DELETE FROM document_shares WHERE doc_seq = $1 AND user_id = $2")
                 .bind(doc.seq)
                 .bind(user_id)
-                .execute(&mut *tx)
+                .execute(&*tx)
                 .await?;
             format!("{} unshared from user {user_id}", doc.id)
         }
         Change::PublicLink(on) => {
             let token = on.then(crate::random::random_token);
-            sqlx::query("UPDATE documents SET public_token = $1 WHERE seq = $2")
+            crate::db::query("UPDATE documents SET public_token = $1 WHERE seq = $2")
                 .bind(token)
                 .bind(doc.seq)
-                .execute(&mut *tx)
+                .execute(&*tx)
                 .await?;
             format!(
                 "{} public link {}",
@@ -212,7 +214,7 @@ pub async fn change(
             )
         }
     };
-    crate::db::audit(&mut tx, viewer(actor), "permission.changed", &detail).await?;
+    crate::db::audit(&tx, viewer(actor), "permission.changed", &detail).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -222,10 +224,10 @@ pub async fn find_public(db: &Db, token: &str) -> Result<Document, DocError> {
     if token.len() != 64 {
         return Err(DocError::NotFound);
     }
-    let doc = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let doc = crate::db::query_as(format!(
         "SELECT {} FROM documents WHERE public_token = $1 AND deleted_at IS NULL",
         super::row::COLUMNS
-    )))
+    ))
     .bind(token)
     .fetch_optional(&db.read)
     .await?

@@ -5,8 +5,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use sqlx::AnyConnection;
-
 use super::revisions::{SNAPSHOT_EVERY, compress, hash, line_changes};
 use super::{DocId, RENDER_VERSION, cjk, render_markdown};
 
@@ -182,18 +180,18 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
 
 /// Which of `ids` are already taken.
 pub async fn existing_ids(
-    conn: &mut AnyConnection,
+    conn: &impl crate::db::Conn,
     ids: &[&str],
-) -> Result<HashSet<String>, sqlx::Error> {
+) -> Result<HashSet<String>, crate::db::Error> {
     let mut found = HashSet::new();
     for chunk in ids.chunks(500) {
         let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
         let sql = format!("SELECT id FROM documents WHERE id IN ({})", list.join(","));
-        let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+        let mut q = crate::db::query_scalar::<String>(sql);
         for id in chunk {
             q = q.bind(*id);
         }
-        found.extend(q.fetch_all(&mut *conn).await?);
+        found.extend(q.fetch_all(conn).await?);
     }
     Ok(found)
 }
@@ -214,9 +212,12 @@ fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
 }
 
 /// Inserts every document with its history, in the caller's transaction.
-pub async fn insert(conn: &mut AnyConnection, docs: &[Prepared]) -> Result<(), sqlx::Error> {
-    let last: i64 = sqlx::query_scalar("SELECT coalesce(max(seq), 0) FROM documents")
-        .fetch_one(&mut *conn)
+pub async fn insert(
+    conn: &impl crate::db::Conn,
+    docs: &[Prepared],
+) -> Result<(), crate::db::Error> {
+    let last: i64 = crate::db::query_scalar("SELECT coalesce(max(seq), 0) FROM documents")
+        .fetch_one(conn)
         .await?;
     let seqs: Vec<i64> = (1..=docs.len() as i64).map(|i| last + i).collect();
     for (chunk, seqs) in docs
@@ -230,7 +231,7 @@ pub async fn insert(conn: &mut AnyConnection, docs: &[Prepared]) -> Result<(), s
             13,
             chunk.len(),
         );
-        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        let mut q = crate::db::query(sql);
         for (d, seq) in chunk.iter().zip(seqs) {
             q = q
                 .bind(seq)
@@ -247,7 +248,7 @@ pub async fn insert(conn: &mut AnyConnection, docs: &[Prepared]) -> Result<(), s
                 .bind(d.owner_id)
                 .bind(&d.visibility);
         }
-        q.execute(&mut *conn).await?;
+        q.execute(conn).await?;
     }
     let texts: Vec<(i64, &TextRow)> = docs
         .iter()
@@ -261,7 +262,7 @@ pub async fn insert(conn: &mut AnyConnection, docs: &[Prepared]) -> Result<(), s
             6,
             chunk.len(),
         );
-        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        let mut q = crate::db::query(sql);
         for (seq, t) in chunk {
             q = q
                 .bind(seq)
@@ -271,7 +272,7 @@ pub async fn insert(conn: &mut AnyConnection, docs: &[Prepared]) -> Result<(), s
                 .bind(t.raw_size)
                 .bind(&t.data);
         }
-        q.execute(&mut *conn).await?;
+        q.execute(conn).await?;
     }
     let revs: Vec<(i64, &RevRow)> = docs
         .iter()
@@ -285,7 +286,7 @@ pub async fn insert(conn: &mut AnyConnection, docs: &[Prepared]) -> Result<(), s
             9,
             chunk.len(),
         );
-        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        let mut q = crate::db::query(sql);
         for (seq, r) in chunk {
             q = q
                 .bind(seq)
@@ -298,7 +299,7 @@ pub async fn insert(conn: &mut AnyConnection, docs: &[Prepared]) -> Result<(), s
                 .bind(&r.author)
                 .bind(r.created_at);
         }
-        q.execute(&mut *conn).await?;
+        q.execute(conn).await?;
     }
     crate::db::sync_identity(conn, "documents", "seq").await
 }

@@ -2,19 +2,22 @@
 //! an ended session or a restart loses nothing. Only someone who may edit a
 //! document keeps a draft of it, and nobody sees another user's draft.
 
-use sqlx::AnyConnection;
-use sqlx::any::AnyExecutor;
-
 use super::{Access, Actor, DocError, DocId, Document, MAX_TITLE_CHARS, access, now_ms};
 use crate::db::Db;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Draft {
     pub title: String,
     pub body: String,
     pub base_version: i64,
     pub updated_at: i64,
 }
+crate::db::from_row!(Draft {
+    title,
+    body,
+    base_version,
+    updated_at
+});
 
 impl Draft {
     /// True when the draft holds nothing the document doesn't already say.
@@ -42,12 +45,12 @@ pub async fn put(
     if chars > MAX_TITLE_CHARS {
         return Err(DocError::TitleTooLong { chars });
     }
-    let mut tx = db.begin_write().await?;
-    let doc = access::authorize(&mut *tx, id, Some(actor), Access::Edit).await?;
+    let tx = db.begin_write().await?;
+    let doc = access::authorize(&*tx, id, Some(actor), Access::Edit).await?;
     if doc.deleted_at.is_some() {
         return Err(DocError::NotFound);
     }
-    let draft: Draft = sqlx::query_as(
+    let draft: Draft = crate::db::query_as(
         "INSERT INTO drafts (doc_seq, user_id, title, body, base_version, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (doc_seq, user_id) DO UPDATE SET title = excluded.title,
@@ -61,19 +64,19 @@ pub async fn put(
     .bind(super::as_stored(body).into_owned())
     .bind(base_version.clamp(1, doc.version))
     .bind(now_ms())
-    .fetch_one(&mut *tx)
+    .fetch_one(&*tx)
     .await?;
     tx.commit().await?;
     Ok(draft)
 }
 
 /// The user's own draft of a document, if any.
-pub async fn find<'e>(
-    ex: impl AnyExecutor<'e>,
+pub async fn find(
+    ex: &impl crate::db::Conn,
     doc_seq: i64,
     user_id: i64,
-) -> Result<Option<Draft>, sqlx::Error> {
-    sqlx::query_as(
+) -> Result<Option<Draft>, crate::db::Error> {
+    crate::db::query_as(
         "SELECT title, body, base_version, updated_at FROM drafts
          WHERE doc_seq = $1 AND user_id = $2",
     )
@@ -90,8 +93,8 @@ pub async fn offer(db: &Db, doc: &Document, actor: Actor<'_>) -> Result<Option<D
         return Ok(None);
     };
     if draft.matches(doc) {
-        let mut tx = db.begin_write().await?;
-        remove(&mut tx, doc.seq, actor.user_id).await?;
+        let tx = db.begin_write().await?;
+        remove(&tx, doc.seq, actor.user_id).await?;
         tx.commit().await?;
         return Ok(None);
     }
@@ -100,20 +103,20 @@ pub async fn offer(db: &Db, doc: &Document, actor: Actor<'_>) -> Result<Option<D
 
 /// Throws the user's draft away (the "Discard" button).
 pub async fn discard(db: &Db, id: &DocId, actor: Actor<'_>) -> Result<(), DocError> {
-    let mut tx = db.begin_write().await?;
-    let doc = access::authorize(&mut *tx, id, Some(actor), Access::Read).await?;
-    remove(&mut tx, doc.seq, actor.user_id).await?;
+    let tx = db.begin_write().await?;
+    let doc = access::authorize(&*tx, id, Some(actor), Access::Read).await?;
+    remove(&tx, doc.seq, actor.user_id).await?;
     tx.commit().await?;
     Ok(())
 }
 
 /// Deletes a user's draft inside the caller's transaction (a save does this).
 pub(super) async fn remove(
-    conn: &mut AnyConnection,
+    conn: &impl crate::db::Conn,
     doc_seq: i64,
     user_id: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM drafts WHERE doc_seq = $1 AND user_id = $2")
+) -> Result<(), crate::db::Error> {
+    crate::db::query("DELETE FROM drafts WHERE doc_seq = $1 AND user_id = $2")
         .bind(doc_seq)
         .bind(user_id)
         .execute(conn)

@@ -3,8 +3,6 @@
 
 use std::collections::HashMap;
 
-use sqlx::any::AnyExecutor;
-
 use super::access;
 use super::revisions::decompress;
 
@@ -13,7 +11,7 @@ type TextRow = (Vec<u8>, Option<Vec<u8>>, i64, Vec<u8>);
 /// A revision: rev, title, author, created_at, text hash.
 type RevRow = (i64, String, Option<String>, i64, Vec<u8>);
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct DumpDoc {
     pub seq: i64,
     pub id: String,
@@ -25,6 +23,17 @@ pub struct DumpDoc {
     pub owner: Option<String>,
     pub visibility: String,
 }
+crate::db::from_row!(DumpDoc {
+    seq,
+    id,
+    title,
+    body,
+    version,
+    created_at,
+    updated_at,
+    owner,
+    visibility
+});
 
 #[derive(Debug, Clone)]
 pub struct DumpRevision {
@@ -36,20 +45,20 @@ pub struct DumpRevision {
 }
 
 /// Up to `limit` live documents the viewer may read with ids after `after`.
-pub async fn page<'e>(
-    ex: impl AnyExecutor<'e>,
+pub async fn page(
+    ex: &impl crate::db::Conn,
     viewer: Option<i64>,
     after: &str,
     limit: i64,
-) -> Result<Vec<DumpDoc>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Vec<DumpDoc>, crate::db::Error> {
+    crate::db::query_as(format!(
         "SELECT d.seq, d.id, d.title, d.body, d.version, d.created_at, d.updated_at,
                 u.username AS owner, d.visibility
          FROM documents AS d LEFT JOIN users AS u ON u.id = d.owner_id
          WHERE d.deleted_at IS NULL AND d.id > $2 AND {}
          ORDER BY d.id LIMIT $3",
         access::visible("$1")
-    )))
+    ))
     .bind(viewer)
     .bind(after)
     .bind(limit)
@@ -60,37 +69,37 @@ pub async fn page<'e>(
 /// Every revision of a document with its text, oldest first. Each stored text is
 /// decompressed once, however many revisions share it or build on it.
 pub async fn history(
-    conn: &mut sqlx::AnyConnection,
+    conn: &impl crate::db::Conn,
     doc_seq: i64,
-) -> Result<Vec<DumpRevision>, sqlx::Error> {
-    let rows: Vec<TextRow> = sqlx::query_as(
+) -> Result<Vec<DumpRevision>, crate::db::Error> {
+    let rows: Vec<TextRow> = crate::db::query_as(
         "SELECT hash, base, raw_size, data FROM revision_texts WHERE doc_seq = $1 ORDER BY depth",
     )
     .bind(doc_seq)
-    .fetch_all(&mut *conn)
+    .fetch_all(conn)
     .await?;
-    let revs: Vec<RevRow> = sqlx::query_as(
+    let revs: Vec<RevRow> = crate::db::query_as(
         "SELECT rev, title, author, created_at, text_hash FROM revisions
          WHERE doc_seq = $1 ORDER BY rev",
     )
     .bind(doc_seq)
-    .fetch_all(&mut *conn)
+    .fetch_all(conn)
     .await?;
     // Ordered by depth, so every base is decoded before the texts built on it.
     let mut texts: HashMap<Vec<u8>, Vec<u8>> = HashMap::with_capacity(rows.len());
     for (hash, base, raw_size, data) in rows {
         let base_text = match &base {
-            Some(b) => Some(texts.get(b).ok_or(sqlx::Error::RowNotFound)?.as_slice()),
+            Some(b) => Some(texts.get(b).ok_or(crate::db::not_found())?.as_slice()),
             None => None,
         };
-        let text = decompress(&data, base_text, raw_size as usize).map_err(sqlx::Error::Io)?;
+        let text = decompress(&data, base_text, raw_size as usize).map_err(crate::db::io_error)?;
         texts.insert(hash, text);
     }
     revs.into_iter()
         .map(|(rev, title, author, created_at, hash)| {
-            let bytes = texts.get(&hash).ok_or(sqlx::Error::RowNotFound)?;
+            let bytes = texts.get(&hash).ok_or(crate::db::not_found())?;
             let text =
-                String::from_utf8(bytes.clone()).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+                String::from_utf8(bytes.clone()).map_err(|e| crate::db::internal(e.to_string()))?;
             Ok(DumpRevision {
                 rev,
                 title,

@@ -54,7 +54,7 @@ pub async fn restore_revision(
         body: text,
     };
     let mut tx = db.begin_write().await?;
-    let current = access::authorize(&mut *tx, id, actor, Access::Edit).await?;
+    let current = access::authorize(&*tx, id, actor, Access::Edit).await?;
     if current.deleted_at.is_some() {
         return Err(DocError::NotFound);
     }

@@ -70,11 +70,11 @@ pub enum DocError {
     #[error("Not saved: {0}, so quire could not write anything; try again later.")]
     Unwritable(&'static str),
     #[error(transparent)]
-    Db(sqlx::Error),
+    Db(crate::db::Error),
 }
 
-impl From<sqlx::Error> for DocError {
-    fn from(err: sqlx::Error) -> Self {
+impl From<crate::db::Error> for DocError {
+    fn from(err: crate::db::Error) -> Self {
         match crate::db::storage_fault(&err) {
             Some(fault) => {
                 tracing::error!(error = %fault.detail, "a write failed on the disk");
@@ -249,9 +249,8 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
     let body = doc.body.clone();
     doc.html = tokio::task::spawn_blocking(move || render_markdown(&body))
         .await
-        .map_err(|e| DocError::Db(sqlx::Error::Io(std::io::Error::other(e))))?;
-    let mut conn = db.write.acquire().await?;
-    store::set_rendered(&mut conn, doc.seq, doc.version, &doc.html).await?;
+        .map_err(|e| DocError::Db(crate::db::internal(e.to_string())))?;
+    store::set_rendered(&db.write, doc.seq, doc.version, &doc.html).await?;
     doc.render_version = RENDER_VERSION;
     Ok(doc)
 }
@@ -267,7 +266,7 @@ pub async fn update(
 ) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
     let mut tx = db.begin_write().await?;
-    let current = access::authorize(&mut *tx, id, actor, Access::Edit).await?;
+    let current = access::authorize(&*tx, id, actor, Access::Edit).await?;
     if current.deleted_at.is_some() {
         return Err(DocError::NotFound);
     }
@@ -306,9 +305,9 @@ pub(super) async fn save_over(
 
 /// Moves a live document to the trash; it can be restored until the trash is emptied.
 pub async fn trash(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
-    let mut tx = db.begin_write().await?;
-    access::authorize(&mut *tx, id, actor, Access::Own).await?;
-    if !store::set_deleted(&mut tx, id, Some(now_ms())).await? {
+    let tx = db.begin_write().await?;
+    access::authorize(&*tx, id, actor, Access::Own).await?;
+    if !store::set_deleted(&tx, id, Some(now_ms())).await? {
         return Err(DocError::NotFound);
     }
     tx.commit().await?;
@@ -316,9 +315,9 @@ pub async fn trash(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), 
 }
 
 pub async fn restore(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
-    let mut tx = db.begin_write().await?;
-    access::authorize(&mut *tx, id, actor, Access::Own).await?;
-    if !store::set_deleted(&mut tx, id, None).await? {
+    let tx = db.begin_write().await?;
+    access::authorize(&*tx, id, actor, Access::Own).await?;
+    if !store::set_deleted(&tx, id, None).await? {
         return Err(DocError::NotFound);
     }
     tx.commit().await?;
@@ -327,8 +326,8 @@ pub async fn restore(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<()
 
 /// Deletes every document in the trash for good; returns how many.
 pub async fn empty_trash(db: &Db, actor: Option<Actor<'_>>) -> Result<u64, DocError> {
-    let mut tx = db.begin_write().await?;
-    let n = store::purge_trash(&mut tx, access::viewer(actor)).await?;
+    let tx = db.begin_write().await?;
+    let n = store::purge_trash(&tx, access::viewer(actor)).await?;
     tx.commit().await?;
     Ok(n)
 }

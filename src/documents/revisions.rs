@@ -5,13 +5,11 @@
 
 use sha2::{Digest, Sha256};
 use similar::{ChangeTag, TextDiff};
-use sqlx::AnyConnection;
-use sqlx::any::AnyExecutor;
 
 pub const SNAPSHOT_EVERY: i64 = 32;
 const LEVEL: i32 = 3;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Revision {
     pub rev: i64,
     pub title: String,
@@ -22,6 +20,16 @@ pub struct Revision {
     pub created_at: i64,
     pub text_hash: Vec<u8>,
 }
+crate::db::from_row!(Revision {
+    rev,
+    title,
+    size,
+    added,
+    removed,
+    author,
+    created_at,
+    text_hash
+});
 
 pub fn hash(text: &str) -> Vec<u8> {
     Sha256::digest(text.as_bytes()).to_vec()
@@ -73,15 +81,15 @@ pub(super) fn decompress(
     }
 }
 
-fn io_err(e: std::io::Error) -> sqlx::Error {
-    sqlx::Error::Io(e)
+fn io_err(e: std::io::Error) -> crate::db::Error {
+    crate::db::io_error(e)
 }
 
 /// Appends revision `rev` of a document, inside the caller's transaction. `prev` is
 /// the body it replaces (None for a new document).
 #[allow(clippy::too_many_arguments)]
 pub async fn record(
-    conn: &mut AnyConnection,
+    conn: &impl crate::db::Conn,
     doc_seq: i64,
     rev: i64,
     title: &str,
@@ -89,24 +97,25 @@ pub async fn record(
     prev: Option<&str>,
     author: Option<&str>,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), crate::db::Error> {
     let text_hash = hash(body);
-    let known: Option<i64> =
-        sqlx::query_scalar("SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2")
-            .bind(doc_seq)
-            .bind(&text_hash)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let known: Option<i64> = crate::db::query_scalar(
+        "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
+    )
+    .bind(doc_seq)
+    .bind(&text_hash)
+    .fetch_optional(conn)
+    .await?;
     if known.is_none() {
         let base = match prev {
             Some(prev) => {
                 let prev_hash = hash(prev);
-                let depth: Option<i64> = sqlx::query_scalar(
+                let depth: Option<i64> = crate::db::query_scalar(
                     "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
                 )
                 .bind(doc_seq)
                 .bind(&prev_hash)
-                .fetch_optional(&mut *conn)
+                .fetch_optional(conn)
                 .await?;
                 depth
                     .filter(|d| d + 1 < SNAPSHOT_EVERY)
@@ -115,7 +124,7 @@ pub async fn record(
             None => None,
         };
         let data = compress(body, base.as_ref().map(|b| b.0)).map_err(io_err)?;
-        sqlx::query(
+        crate::db::query(
             "INSERT INTO revision_texts (doc_seq, hash, base, depth, raw_size, data)
              VALUES ($1, $2, $3, $4, $5, $6)",
         )
@@ -125,11 +134,11 @@ pub async fn record(
         .bind(base.as_ref().map_or(0, |b| b.2))
         .bind(body.len() as i64)
         .bind(data)
-        .execute(&mut *conn)
+        .execute(conn)
         .await?;
     }
     let (added, removed) = line_changes(prev.unwrap_or(""), body);
-    sqlx::query(
+    crate::db::query(
         "INSERT INTO revisions (doc_seq, rev, title, text_hash, size, added, removed, author, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
@@ -142,23 +151,23 @@ pub async fn record(
     .bind(removed)
     .bind(author)
     .bind(now)
-    .execute(&mut *conn)
+    .execute(conn)
     .await?;
     Ok(())
 }
 
 const REVISION_COLUMNS: &str = "rev, title, size, added, removed, author, created_at, text_hash";
 
-pub async fn list<'e>(
-    ex: impl AnyExecutor<'e>,
+pub async fn list(
+    ex: &impl crate::db::Conn,
     doc_seq: i64,
     page: i64,
     size: i64,
-) -> Result<Vec<Revision>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Vec<Revision>, crate::db::Error> {
+    crate::db::query_as(format!(
         "SELECT {REVISION_COLUMNS} FROM revisions WHERE doc_seq = $1
          ORDER BY rev DESC LIMIT $2 OFFSET $3"
-    )))
+    ))
     .bind(doc_seq)
     .bind(size + 1)
     .bind((page - 1) * size)
@@ -166,14 +175,14 @@ pub async fn list<'e>(
     .await
 }
 
-pub async fn find<'e>(
-    ex: impl AnyExecutor<'e>,
+pub async fn find(
+    ex: &impl crate::db::Conn,
     doc_seq: i64,
     rev: i64,
-) -> Result<Option<Revision>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+) -> Result<Option<Revision>, crate::db::Error> {
+    crate::db::query_as(format!(
         "SELECT {REVISION_COLUMNS} FROM revisions WHERE doc_seq = $1 AND rev = $2"
-    )))
+    ))
     .bind(doc_seq)
     .bind(rev)
     .fetch_optional(ex)
@@ -182,12 +191,12 @@ pub async fn find<'e>(
 
 /// The full text stored under `hash`: one query fetches the chain back to its
 /// snapshot, then each delta is applied forward.
-pub async fn text<'e>(
-    ex: impl AnyExecutor<'e>,
+pub async fn text(
+    ex: &impl crate::db::Conn,
     doc_seq: i64,
     hash: &[u8],
-) -> Result<String, sqlx::Error> {
-    let chain: Vec<(Vec<u8>, i64)> = sqlx::query_as(
+) -> Result<String, crate::db::Error> {
+    let chain: Vec<(Vec<u8>, i64)> = crate::db::query_as(
         "WITH RECURSIVE chain (hash, base, data, raw_size, n) AS (
              SELECT hash, base, data, raw_size, 0 FROM revision_texts
              WHERE doc_seq = $1 AND hash = $2
@@ -205,8 +214,8 @@ pub async fn text<'e>(
     for (data, raw_size) in &chain {
         text = Some(decompress(data, text.as_deref(), *raw_size as usize).map_err(io_err)?);
     }
-    let bytes = text.ok_or(sqlx::Error::RowNotFound)?;
-    String::from_utf8(bytes).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+    let bytes = text.ok_or(crate::db::not_found())?;
+    String::from_utf8(bytes).map_err(|e| crate::db::internal(e.to_string()))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! A document as quire reads it from the database, whole or as a listing row.
 
-#[derive(Clone, sqlx::FromRow)]
+#[derive(Clone)]
 pub struct Document {
     pub seq: i64,
     pub id: String,
@@ -17,15 +17,13 @@ pub struct Document {
     /// Which renderer made `html`; not `RENDER_VERSION` means it must be redone.
     pub render_version: i64,
     /// The viewer's access level, where the query computed it (see `access`).
-    #[sqlx(default)]
     pub access: i64,
     /// How many people it is shared with by name, where the query counted them.
-    #[sqlx(default)]
     pub shared_with: i64,
     /// The owner's name, where the query looked it up.
-    #[sqlx(default)]
     pub owner_name: Option<String>,
 }
+crate::db::from_row!(Document { seq, id, title, body, html, version, created_at, updated_at, deleted_at, owner_id, visibility, public_token, render_version } defaults { access, shared_with, owner_name });
 
 /// For logs: which document and its sizes, never its text.
 impl std::fmt::Debug for Document {
@@ -41,7 +39,7 @@ impl std::fmt::Debug for Document {
 }
 
 /// A row of a listing: no body, no HTML.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Summary {
     pub id: String,
     pub title: String,
@@ -49,17 +47,13 @@ pub struct Summary {
     pub updated_at: i64,
     pub deleted_at: Option<i64>,
     /// Who may see it, where the listing asked (the live list does).
-    #[sqlx(default)]
     pub owner_id: Option<i64>,
-    #[sqlx(default)]
     pub owner_name: Option<String>,
-    #[sqlx(default)]
     pub visibility: String,
-    #[sqlx(default)]
     pub shared_with: i64,
-    #[sqlx(default)]
     pub public_token: Option<String>,
 }
+crate::db::from_row!(Summary { id, title, size, updated_at, deleted_at } defaults { owner_id, owner_name, visibility, shared_with, public_token });
 
 pub(super) const COLUMNS: &str = "seq, id, title, body, html, version, created_at, updated_at, \
      deleted_at, owner_id, visibility, public_token, render_version";

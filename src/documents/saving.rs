@@ -52,7 +52,7 @@ pub async fn save(
 ) -> Result<Saved, DocError> {
     let html = render_markdown(&doc.body);
     let mut tx = db.begin_write().await?;
-    let current = access::authorize(&mut *tx, id, actor, Access::Edit).await?;
+    let current = access::authorize(&*tx, id, actor, Access::Edit).await?;
     if current.deleted_at.is_some() {
         return Err(DocError::NotFound);
     }
@@ -81,7 +81,7 @@ pub async fn save(
         }
     };
     if let Some(actor) = actor {
-        drafts::remove(&mut tx, saved.doc.seq, actor.user_id).await?;
+        drafts::remove(&tx, saved.doc.seq, actor.user_id).await?;
     }
     tx.commit().await?;
     Ok(saved)
@@ -101,10 +101,10 @@ async fn merge_onto(
     if base > current.version {
         return Err(stale());
     }
-    let Some(base_rev) = revisions::find(&mut **tx, current.seq, base).await? else {
+    let Some(base_rev) = revisions::find(&**tx, current.seq, base).await? else {
         return Err(stale());
     };
-    let base_text = revisions::text(&mut **tx, current.seq, &base_rev.text_hash).await?;
+    let base_text = revisions::text(&**tx, current.seq, &base_rev.text_hash).await?;
     let merge = merge::merge(&base_text, &current.body, &mine.body);
     let title = merge::merge_title(&base_rev.title, &current.title, &mine.title);
     match title {

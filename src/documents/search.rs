@@ -2,20 +2,18 @@
 //! FTS5 as syntax: they are cut into plain tokens and re-quoted, so quotes, `*`,
 //! `NEAR`, `-`, column filters and SQL fragments are just text to look for.
 
-use sqlx::AnyPool;
-
 use super::search_query::{CLOSE, Found, Hit, OPEN, translate};
 use super::{Actor, access, snippet};
 use crate::db::{Backend, Db};
 
 async fn run(
-    pool: &AnyPool,
+    pool: &impl crate::db::Conn,
     sql: &str,
     expr: &str,
     (limit, viewer): (i64, Option<i64>),
     needles: &[String],
-) -> Result<Vec<Hit>, sqlx::Error> {
-    let mut hits: Vec<Hit> = sqlx::query_as(sqlx::AssertSqlSafe(sql.to_owned()))
+) -> Result<Vec<Hit>, crate::db::Error> {
+    let mut hits: Vec<Hit> = crate::db::query_as(sql.to_owned())
         .bind(expr)
         .bind(limit)
         .bind(RANKED_AT_MOST)

@@ -146,12 +146,11 @@ async fn run(
     pass: Pass,
     limit: i64,
     viewer: Option<i64>,
-) -> Result<Vec<Hit>, sqlx::Error> {
+) -> Result<Vec<Hit>, crate::db::Error> {
     // Not a prepared statement: PostgreSQL then plans each search for its own
     // words. A reused statement switches to one generic plan after five runs,
     // which ranks every match of a common word (5x slower, benches/backends.rs).
-    let mut q = sqlx::query_as::<_, Hit>(sqlx::AssertSqlSafe(pass.sql))
-        .persistent(false)
+    let mut q = crate::db::query_as::<Hit>(pass.sql)
         .bind(pass.tsquery)
         .bind(limit)
         .bind(pass.recent)
@@ -159,16 +158,7 @@ async fn run(
     for value in pass.values {
         q = q.bind(value);
     }
-    if !pass.index_only {
-        return q.fetch_all(&db.read).await;
-    }
-    let mut tx = db.read.begin().await?;
-    sqlx::query("SET LOCAL enable_seqscan = off")
-        .execute(&mut *tx)
-        .await?;
-    let found = q.fetch_all(&mut *tx).await?;
-    tx.commit().await?;
-    Ok(found)
+    q.fetch_all_unprepared(&db.read, pass.index_only).await
 }
 
 /// Words in titles and text (ranked), then parts of words, among the documents

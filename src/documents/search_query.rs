@@ -144,7 +144,7 @@ pub fn translate(input: &str) -> Translated {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Hit {
     pub id: String,
     pub title: String,
@@ -153,6 +153,12 @@ pub struct Hit {
     /// private-use marker characters (see `snippet_html`); the whole text as read.
     pub snippet: String,
 }
+crate::db::from_row!(Hit {
+    id,
+    title,
+    updated_at,
+    snippet
+});
 
 impl Hit {
     /// The snippet as safe HTML: escaped, with matches in `<mark>`.
@@ -180,7 +186,7 @@ pub struct Found {
 
 impl Found {
     /// Adds the hits of one query, or notes its failure.
-    pub(super) fn take(&mut self, result: Result<Vec<Hit>, sqlx::Error>, limit: i64) {
+    pub(super) fn take(&mut self, result: Result<Vec<Hit>, crate::db::Error>, limit: i64) {
         match result {
             Ok(more) => add(&mut self.hits, more, limit),
             Err(e) => {

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{ConnectOptions, Connection, SqliteConnection};
+
+use crate::db::{close_file, open_file};
 
 /// What a snapshot holds, checked by opening it.
 #[derive(Debug, Clone)]
@@ -16,35 +16,25 @@ pub struct Verified {
     pub bytes: u64,
 }
 
-async fn open(path: &Path, read_only: bool) -> anyhow::Result<SqliteConnection> {
-    SqliteConnectOptions::new()
-        .filename(path)
-        .read_only(read_only)
-        .busy_timeout(std::time::Duration::from_secs(5))
-        .connect()
-        .await
-        .with_context(|| format!("opening {}", path.display()))
-}
-
 /// Runs `integrity_check` and counts what is inside.
 pub async fn verify(path: &Path) -> anyhow::Result<Verified> {
-    let mut conn = open(path, true).await?;
-    let check: String = sqlx::query_scalar("PRAGMA integrity_check")
-        .fetch_one(&mut conn)
+    let conn = open_file(path, true).await?;
+    let check: String = crate::db::query_scalar("PRAGMA integrity_check")
+        .fetch_one(&conn)
         .await
         .context("running integrity_check")?;
     if check != "ok" {
         bail!("{} failed integrity_check: {check}", path.display());
     }
-    let documents: i64 = sqlx::query_scalar("SELECT count(*) FROM documents")
-        .fetch_one(&mut conn)
+    let documents: i64 = crate::db::query_scalar("SELECT count(*) FROM documents")
+        .fetch_one(&conn)
         .await
         .context("counting documents: is this a quire database?")?;
-    let revisions: i64 = sqlx::query_scalar("SELECT count(*) FROM revisions")
-        .fetch_one(&mut conn)
+    let revisions: i64 = crate::db::query_scalar("SELECT count(*) FROM revisions")
+        .fetch_one(&conn)
         .await
         .context("counting revisions")?;
-    conn.close().await.ok();
+    close_file(conn).await;
     Ok(Verified {
         documents,
         revisions,
@@ -74,13 +64,13 @@ pub async fn backup(db: &Path, out: &Path) -> anyhow::Result<Verified> {
         partial(out)
     };
     let _ = std::fs::remove_file(&raw);
-    let mut conn = open(db, false).await?;
-    sqlx::query("VACUUM INTO $1")
+    let conn = open_file(db, false).await?;
+    crate::db::query("VACUUM INTO $1")
         .bind(raw.to_string_lossy().into_owned())
-        .execute(&mut conn)
+        .execute(&conn)
         .await
         .with_context(|| format!("copying {} into {}", db.display(), raw.display()))?;
-    conn.close().await.ok();
+    close_file(conn).await;
     let verified = match verify(&raw).await {
         Ok(v) => v,
         Err(e) => {

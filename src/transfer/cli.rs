@@ -85,7 +85,7 @@ pub async fn export(
     let result = async {
         let viewer = match &user {
             Some(name) => Some(
-                sqlx::query_scalar::<_, i64>(
+                crate::db::query_scalar::<i64>(
                     "SELECT id FROM users WHERE lower(username) = lower($1)",
                 )
                 .bind(name)

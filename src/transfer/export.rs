@@ -43,13 +43,13 @@ pub async fn export<W: Write + Seek + Send + 'static>(
     out: W,
     opts: ExportOptions,
 ) -> anyhow::Result<ExportReport> {
-    let mut tx = db.begin_snapshot().await.context("starting a read")?;
-    let total: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+    let tx = db.begin_snapshot().await.context("starting a read")?;
+    let total: i64 = crate::db::query_scalar(format!(
         "SELECT count(*) FROM documents AS d WHERE d.deleted_at IS NULL AND {}",
         crate::documents::access::visible("$1")
-    )))
+    ))
     .bind(opts.viewer)
-    .fetch_one(&mut *tx)
+    .fetch_one(&*tx)
     .await?;
     let bar = crate::progress::bar(
         total as u64,
@@ -63,7 +63,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
     let mut report = ExportReport::default();
     let mut after = String::new();
     loop {
-        let docs = dump::page(&mut *tx, opts.viewer, &after, PAGE).await?;
+        let docs = dump::page(&*tx, opts.viewer, &after, PAGE).await?;
         let Some(last) = docs.last() else { break };
         after = last.id.clone();
         let mut entries = Vec::with_capacity(docs.len());
@@ -74,7 +74,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
                 time: doc.updated_at,
             });
             if opts.history {
-                let revs = dump::history(&mut tx, doc.seq).await?;
+                let revs = dump::history(&tx, doc.seq).await?;
                 report.revisions += revs.len() as u64;
                 entries.extend(revs.iter().map(|r| Entry {
                     name: format!("history/{}/{:06}.md", doc.id, r.rev),

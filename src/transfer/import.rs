@@ -108,7 +108,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     let owned = path.to_owned();
     let follow = opts.follow_symlinks;
     let listing = tokio::task::spawn_blocking(move || Listing::open(&owned, follow)).await??;
-    let users: Vec<(i64, String)> = sqlx::query_as("SELECT id, username FROM users")
+    let users: Vec<(i64, String)> = crate::db::query_as("SELECT id, username FROM users")
         .fetch_all(&db.read)
         .await
         .context("reading accounts")?;
@@ -126,12 +126,12 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     // that name nobody belong to the first admin unless `owner` says otherwise.
     let first_admin: Option<(i64, String)> = match default {
         Some(_) => None,
-        None => {
-            sqlx::query_as("SELECT id, username FROM users WHERE is_admin = 1 ORDER BY id LIMIT 1")
-                .fetch_optional(&db.read)
-                .await
-                .context("reading accounts")?
-        }
+        None => crate::db::query_as(
+            "SELECT id, username FROM users WHERE is_admin = 1 ORDER BY id LIMIT 1",
+        )
+        .fetch_optional(&db.read)
+        .await
+        .context("reading accounts")?,
     };
     let total = listing.documents.len();
     let ctx = Arc::new(Ctx {
@@ -233,9 +233,7 @@ async fn store(db: &Db, outcomes: Vec<Outcome>, report: &mut ImportReport) -> an
         }
     }
     let ids: Vec<&str> = loaded.iter().map(|l| l.doc.id.as_str()).collect();
-    let mut conn = db.read.acquire().await.context("reading ids")?;
-    let existing = bulk::existing_ids(&mut conn, &ids).await?;
-    drop(conn);
+    let existing = bulk::existing_ids(&db.read, &ids).await?;
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut keep = Vec::with_capacity(loaded.len());
     for l in loaded {
@@ -265,11 +263,11 @@ async fn store(db: &Db, outcomes: Vec<Outcome>, report: &mut ImportReport) -> an
         .collect();
     let mut rest = &docs[..];
     while !rest.is_empty() {
-        let mut tx = db.begin_write().await.context("starting a write")?;
+        let tx = db.begin_write().await.context("starting a write")?;
         let started = Instant::now();
         while !rest.is_empty() && started.elapsed() < WRITE_SLICE {
             let n = rest.len().min(DOCS_PER_STEP);
-            bulk::insert(&mut tx, &rest[..n])
+            bulk::insert(&tx, &rest[..n])
                 .await
                 .context("storing documents")?;
             rest = &rest[n..];

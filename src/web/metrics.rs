@@ -113,19 +113,18 @@ pub async fn metrics_show(
 }
 
 fn write_pools(out: &mut String, state: &AppState) {
-    let pools = [("read", &state.db.read), ("write", &state.db.write)];
     let mut connections = Vec::new();
     let mut max = Vec::new();
-    for (name, pool) in pools {
-        let idle = pool.num_idle() as f64;
-        let size = f64::from(pool.size());
+    for pool in state.db.pool_gauges() {
+        let name = pool.name;
+        let idle = pool.idle as f64;
+        let size = f64::from(pool.open);
         connections.push((format!("pool=\"{name}\",state=\"idle\""), idle));
         connections.push((
             format!("pool=\"{name}\",state=\"in_use\""),
             (size - idle).max(0.0),
         ));
-        let most = pool.options().get_max_connections();
-        max.push((format!("pool=\"{name}\""), f64::from(most)));
+        max.push((format!("pool=\"{name}\""), f64::from(pool.most)));
     }
     write_gauge(
         out,
@@ -144,7 +143,7 @@ fn write_pools(out: &mut String, state: &AppState) {
 /// Live and trashed documents, in one query with no parameters so it reads the
 /// same on every database quire supports.
 async fn write_documents(out: &mut String, state: &AppState) {
-    let counts: Result<(i64, i64), _> = sqlx::query_as(
+    let counts: Result<(i64, i64), _> = crate::db::query_as(
         "SELECT count(*) FILTER (WHERE deleted_at IS NULL), \
                 count(*) FILTER (WHERE deleted_at IS NOT NULL) \
          FROM documents",

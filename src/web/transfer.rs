@@ -182,10 +182,14 @@ pub async fn import_upload(
         super::pages::counted(report.imported, "document", "documents"),
         super::pages::counted(report.skipped.len() as u64, "file", "files")
     );
-    let mut conn = state.db.write.acquire().await.map_err(internal)?;
-    crate::accounts::audit(&mut conn, Some(admin.0.id), "documents.imported", &detail)
-        .await
-        .map_err(internal)?;
+    crate::accounts::audit(
+        &state.db.write,
+        Some(admin.0.id),
+        "documents.imported",
+        &detail,
+    )
+    .await
+    .map_err(internal)?;
     Ok(page(&state, StatusCode::OK, None, Some(view(report))))
 }
 

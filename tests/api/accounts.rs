@@ -288,7 +288,7 @@ async fn fifty_recent_failures_from_one_address_refuse_it_even_the_right_passwor
         let db = app.db.write.clone();
         async move {
             for _ in 0..n {
-                sqlx::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
+                quire::db::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
                     .bind(format!("addr:{address}"))
                     .bind(now)
                     .execute(&db)

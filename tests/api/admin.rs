@@ -187,7 +187,7 @@ async fn sign_up_is_off_unless_configured() {
 async fn idle_sessions_expire() {
     let app = spawn_app().await;
     let idle = quire::accounts::SESSION_IDLE_MS + 1000;
-    sqlx::query("UPDATE sessions SET last_seen = last_seen - $1")
+    quire::db::query("UPDATE sessions SET last_seen = last_seen - $1")
         .bind(idle)
         .execute(&app.db.write)
         .await
@@ -206,7 +206,7 @@ async fn a_session_ends_30_days_after_sign_in_however_busy() {
             .unwrap()
             .as_millis() as i64;
         // Seen just now, so only the session's age can end it.
-        sqlx::query("UPDATE sessions SET created_at = $1, last_seen = $2")
+        quire::db::query("UPDATE sessions SET created_at = $1, last_seen = $2")
             .bind(now - ms)
             .bind(now)
             .execute(&app.db.write)

@@ -86,14 +86,14 @@ async fn an_upgrade_snapshots_the_database_before_migrating() {
     // Pretend the last migration is new: forget it ran and undo what it made,
     // whichever migration that is.
     let (version, made) = last_sqlite_migration();
-    let forgotten = sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+    let forgotten = quire::db::query("DELETE FROM _sqlx_migrations WHERE version = $1")
         .bind(version)
         .execute(&app.db.write)
         .await
         .unwrap();
     assert_eq!(forgotten.rows_affected(), 1, "migration {version} had run");
     for (kind, name) in made {
-        sqlx::query(sqlx::AssertSqlSafe(format!("DROP {kind} {name}")))
+        quire::db::query(format!("DROP {kind} {name}"))
             .execute(&app.db.write)
             .await
             .unwrap();
@@ -134,13 +134,13 @@ async fn only_the_last_five_pre_upgrade_snapshots_are_kept() {
     };
     let mut every = std::collections::BTreeSet::new();
     for _ in 0..7 {
-        sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+        quire::db::query("DELETE FROM _sqlx_migrations WHERE version = $1")
             .bind(version)
             .execute(&app.db.write)
             .await
             .unwrap();
         for (kind, name) in &made {
-            sqlx::query(sqlx::AssertSqlSafe(format!("DROP {kind} {name}")))
+            quire::db::query(format!("DROP {kind} {name}"))
                 .execute(&app.db.write)
                 .await
                 .unwrap();
@@ -203,7 +203,7 @@ fn last_sqlite_migration() -> (i64, Vec<(String, String)>) {
 
 /// The schema and every document's row, to compare before and after.
 async fn sqlite_state(db: &Db) -> (String, String) {
-    let schema: String = sqlx::query_scalar(
+    let schema: String = quire::db::query_scalar(
         "SELECT coalesce(group_concat(sql, ';'), '') FROM
          (SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'quire_test_%'
           ORDER BY type, name)",
@@ -211,7 +211,7 @@ async fn sqlite_state(db: &Db) -> (String, String) {
     .fetch_one(&db.read)
     .await
     .unwrap();
-    let rows: String = sqlx::query_scalar(
+    let rows: String = quire::db::query_scalar(
         "SELECT coalesce(group_concat(row, ';'), '') FROM
          (SELECT id || '|' || coalesce(owner_id, '-') || '|' || visibility || '|' || version
                  || '|' || title AS row FROM documents ORDER BY id)",
@@ -230,25 +230,25 @@ async fn a_migration_that_fails_leaves_the_database_as_it_was_and_the_next_start
     let app = spawn_app().await;
     let id = app.create_document("Before the upgrade", "x").await;
     // Something for a migration that changes rows to change.
-    sqlx::query("UPDATE documents SET owner_id = NULL")
+    quire::db::query("UPDATE documents SET owner_id = NULL")
         .execute(&app.db.write)
         .await
         .unwrap();
     let (version, made) = last_sqlite_migration();
-    sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+    quire::db::query("DELETE FROM _sqlx_migrations WHERE version = $1")
         .bind(version)
         .execute(&app.db.write)
         .await
         .unwrap();
     for (kind, name) in made {
-        sqlx::query(sqlx::AssertSqlSafe(format!("DROP {kind} {name}")))
+        quire::db::query(format!("DROP {kind} {name}"))
             .execute(&app.db.write)
             .await
             .unwrap();
     }
     // Whatever the migration does, noting it as done then fails: all of it
     // must go back with that.
-    sqlx::query(
+    quire::db::query(
         "CREATE TRIGGER quire_test_refuse BEFORE INSERT ON _sqlx_migrations
          BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
     )
@@ -269,18 +269,19 @@ async fn a_migration_that_fails_leaves_the_database_as_it_was_and_the_next_start
         "the failed migration changed the database"
     );
 
-    sqlx::query("DROP TRIGGER quire_test_refuse")
+    quire::db::query("DROP TRIGGER quire_test_refuse")
         .execute(&app.db.write)
         .await
         .unwrap();
     let db = Db::open(&config)
         .await
         .expect("migrates once the fault is gone");
-    let done: i64 = sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE version = $1")
-        .bind(version)
-        .fetch_one(&db.read)
-        .await
-        .unwrap();
+    let done: i64 =
+        quire::db::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE version = $1")
+            .bind(version)
+            .fetch_one(&db.read)
+            .await
+            .unwrap();
     assert_eq!(done, 1);
     assert_ne!(
         sqlite_state(&db).await,

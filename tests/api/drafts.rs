@@ -26,7 +26,7 @@ pub async fn autosave(
 }
 
 pub async fn drafts_in_db(app: &TestApp) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM drafts")
+    quire::db::query_scalar("SELECT count(*) FROM drafts")
         .fetch_one(&app.db.read)
         .await
         .unwrap()
@@ -245,7 +245,7 @@ async fn after_the_session_expires_the_last_draft_waits_for_the_next_sign_in() {
     let app = spawn_app().await;
     let id = app.create_document("Notes", "saved").await;
     autosave(&app, &id, "Notes", "typed before the session ended", "1").await;
-    sqlx::query("UPDATE sessions SET last_seen = 0")
+    quire::db::query("UPDATE sessions SET last_seen = 0")
         .execute(&app.db.write)
         .await
         .unwrap();

@@ -219,7 +219,7 @@ impl TestApp {
             .await
             .expect("the server task")
             .expect("the server ran cleanly");
-        assert!(self.db.read.is_closed(), "the database was closed");
+        assert!(self.db.is_closed(), "the database was closed");
         (self.config, self.dir)
     }
 
@@ -303,7 +303,7 @@ impl TestApp {
 
     /// Revision `rev` of document `id` exactly as stored: its title and text.
     pub async fn revision(&self, id: &str, rev: i64) -> (String, String) {
-        let alice: i64 = sqlx::query_scalar("SELECT id FROM users WHERE username = 'alice'")
+        let alice: i64 = quire::db::query_scalar("SELECT id FROM users WHERE username = 'alice'")
             .fetch_one(&self.db.read)
             .await
             .expect("the admin's id");

@@ -2,7 +2,7 @@ use crate::helpers::{TestApp, spawn_app};
 use reqwest::StatusCode;
 
 async fn count(app: &TestApp, sql: &'static str) -> i64 {
-    sqlx::query_scalar(sql)
+    quire::db::query_scalar(sql)
         .fetch_one(&app.db.read)
         .await
         .unwrap()

@@ -166,7 +166,7 @@ async fn token_creation_use_and_revocation_are_audited() {
     let events = |app: &TestApp| {
         let db = app.db.read.clone();
         async move {
-            sqlx::query_scalar::<_, String>("SELECT event FROM audit_log ORDER BY id")
+            quire::db::query_scalar::<String>("SELECT event FROM audit_log ORDER BY id")
                 .fetch_all(&db)
                 .await
                 .unwrap()

@@ -163,7 +163,7 @@ async fn upgrading_gives_ownerless_documents_to_the_first_admin_still_open_to_ed
             std::fs::copy(&path, old.join(&name)).expect("copy");
         }
     }
-    quire::db::install_drivers();
+    sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(&url).await.expect("connect");
     sqlx::migrate::Migrator::new(old.as_path())
         .await
@@ -191,7 +191,7 @@ async fn upgrading_gives_ownerless_documents_to_the_first_admin_still_open_to_ed
     let mut config = quire::config::Config::from_env();
     config.database_url = url.replace("?mode=rwc", "");
     let db = quire::db::Db::open(&config).await.expect("upgrades");
-    let (owner, visibility): (String, String) = sqlx::query_as(
+    let (owner, visibility): (String, String) = quire::db::query_as(
         "SELECT u.username, d.visibility FROM documents d JOIN users u ON u.id = d.owner_id",
     )
     .fetch_one(&db.read)

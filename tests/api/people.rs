@@ -6,7 +6,7 @@ use reqwest::StatusCode;
 use crate::helpers::{PASSWORD, TestApp, location, sign_in, spawn_app};
 
 async fn user_id(app: &TestApp, name: &str) -> i64 {
-    sqlx::query_scalar("SELECT id FROM users WHERE username = $1")
+    quire::db::query_scalar("SELECT id FROM users WHERE username = $1")
         .bind(name)
         .fetch_one(&app.db.read)
         .await

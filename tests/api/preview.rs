@@ -22,7 +22,7 @@ async fn pane(app: &TestApp, body: &str) -> (StatusCode, String) {
 }
 
 async fn documents(app: &TestApp) -> i64 {
-    sqlx::query_scalar("SELECT COUNT(*) FROM documents")
+    quire::db::query_scalar("SELECT COUNT(*) FROM documents")
         .fetch_one(&app.db.read)
         .await
         .unwrap()

@@ -47,7 +47,7 @@ async fn behind_a_trusted_proxy_one_clients_failures_do_not_lock_out_everyone() 
         StatusCode::SEE_OTHER,
         "another client behind the same proxy signs in"
     );
-    let (detail,): (String,) = sqlx::query_as(
+    let (detail,): (String,) = quire::db::query_as(
         "SELECT detail FROM audit_log WHERE event = 'login.failed' ORDER BY id LIMIT 1",
     )
     .fetch_one(&app.db.read)

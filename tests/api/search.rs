@@ -186,7 +186,10 @@ async fn a_failing_search_query_is_an_error_on_the_page_and_in_metrics() {
     } else {
         "DROP TABLE documents_words"
     };
-    sqlx::query(break_it).execute(&app.db.write).await.unwrap();
+    quire::db::query(break_it)
+        .execute(&app.db.write)
+        .await
+        .unwrap();
 
     let res = app
         .client

@@ -70,7 +70,7 @@ async fn an_account_under_attack_lets_its_owner_in_after_a_short_wait_not_fiftee
     );
 
     // A minute passes (the failures are moved back rather than the test waiting).
-    sqlx::query("UPDATE login_failures SET at = at - 61000")
+    quire::db::query("UPDATE login_failures SET at = at - 61000")
         .execute(&app.db.write)
         .await
         .expect("moving the clock");

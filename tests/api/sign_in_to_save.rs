@@ -10,7 +10,7 @@ use crate::helpers::{PASSWORD, TestApp, location, spawn_app, textareas, unescape
 const TEXT: &str = "Minutes: \"ship\" <Friday> & 'review'\nsecond line, café";
 
 async fn end_sessions(app: &TestApp) {
-    sqlx::query("UPDATE sessions SET last_seen = 0")
+    quire::db::query("UPDATE sessions SET last_seen = 0")
         .execute(&app.db.write)
         .await
         .unwrap();

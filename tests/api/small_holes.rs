@@ -74,12 +74,10 @@ async fn a_failure_while_checking_who_asks_is_a_page_or_json_not_an_empty_500() 
     let app = spawn_app().await;
     let token = crate::helpers::api_token(&app.address, &app.client, &app.csrf).await;
     for table in ["sessions", "api_tokens"] {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "ALTER TABLE {table} RENAME TO {table}_gone"
-        )))
-        .execute(&app.db.write)
-        .await
-        .expect("renaming a table");
+        quire::db::query(format!("ALTER TABLE {table} RENAME TO {table}_gone"))
+            .execute(&app.db.write)
+            .await
+            .expect("renaming a table");
     }
 
     let (status, page) = app.get_text("/").await;

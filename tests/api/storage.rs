@@ -16,7 +16,7 @@ async fn the_schema_itself_refuses_a_body_over_the_configured_cap() {
     let app = spawn_with(|c| c.max_doc_bytes = 100).await;
     // Straight to the database, past every check in quire's code.
     let insert = |body: String| {
-        sqlx::query(
+        quire::db::query(
             "INSERT INTO documents (id, title, version, created_at, updated_at,
                                     render_version, size, body, html)
              VALUES ($1, 't', 1, 0, 0, 1, octet_length($2), $2, '')",
@@ -37,17 +37,17 @@ async fn the_schema_itself_refuses_a_body_over_the_configured_cap() {
 async fn the_schema_refuses_an_update_or_a_draft_over_the_configured_cap() {
     let app = spawn_with(|c| c.max_doc_bytes = 100).await;
     let id = app.create_document("Capped", "small").await;
-    let seq: i64 = sqlx::query_scalar("SELECT seq FROM documents WHERE id = $1")
+    let seq: i64 = quire::db::query_scalar("SELECT seq FROM documents WHERE id = $1")
         .bind(&id)
         .fetch_one(&app.db.read)
         .await
         .unwrap();
-    let user: i64 = sqlx::query_scalar("SELECT min(id) FROM users")
+    let user: i64 = quire::db::query_scalar("SELECT min(id) FROM users")
         .fetch_one(&app.db.read)
         .await
         .unwrap();
     let update = |body: String| {
-        sqlx::query("UPDATE documents SET body = $1, size = octet_length($1) WHERE id = $2")
+        quire::db::query("UPDATE documents SET body = $1, size = octet_length($1) WHERE id = $2")
             .bind(body)
             .bind(&id)
     };
@@ -62,7 +62,7 @@ async fn the_schema_refuses_an_update_or_a_draft_over_the_configured_cap() {
         .unwrap();
 
     let draft = |body: String| {
-        sqlx::query(
+        quire::db::query(
             "INSERT INTO drafts (doc_seq, user_id, title, body, base_version, updated_at)
              VALUES ($1, $2, 'd', $3, 1, 0)",
         )
@@ -76,7 +76,7 @@ async fn the_schema_refuses_an_update_or_a_draft_over_the_configured_cap() {
         .expect_err("a draft over the cap must fail in SQL");
     assert!(err.to_string().contains("exceeds max_doc_bytes"), "{err}");
     draft("x".repeat(100)).execute(&app.db.write).await.unwrap();
-    let err = sqlx::query("UPDATE drafts SET body = $1 WHERE doc_seq = $2")
+    let err = quire::db::query("UPDATE drafts SET body = $1 WHERE doc_seq = $2")
         .bind("x".repeat(101))
         .bind(seq)
         .execute(&app.db.write)

@@ -319,7 +319,7 @@ async fn documents_imported_to_render_later_are_rendered_on_first_view_and_kept(
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("<em>emphasis</em>"), "{html}");
     let stored: (String, i64) =
-        sqlx::query_as("SELECT html, render_version FROM documents WHERE id = $1")
+        quire::db::query_as("SELECT html, render_version FROM documents WHERE id = $1")
             .bind(&id)
             .fetch_one(&app.db.read)
             .await

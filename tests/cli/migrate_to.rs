@@ -99,7 +99,7 @@ async fn seed(source: &Source) -> Seeded {
     let config = source.config();
     let db = Db::open(&config).await.unwrap();
     let alice: User =
-        sqlx::query_as("SELECT id, username, is_admin FROM users WHERE username = $1")
+        quire::db::query_as("SELECT id, username, is_admin FROM users WHERE username = $1")
             .bind("alice")
             .fetch_one(&db.read)
             .await

@@ -157,7 +157,7 @@ async fn verify(tx: &mut WriteTx, copied: Vec<(u64, [u8; 32])>) -> anyhow::Resul
 /// Refuses a source with tables or columns this copy does not know, so a new
 /// migration that forgets to extend `tables.rs` fails loudly instead of dropping data.
 async fn check_schema(source: &Db) -> anyhow::Result<()> {
-    let found: Vec<String> = sqlx::query_scalar(
+    let found: Vec<String> = crate::db::query_scalar(
         "SELECT name FROM pragma_table_list
          WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'",
     )
@@ -173,11 +173,12 @@ async fn check_schema(source: &Db) -> anyhow::Result<()> {
             unknown.push(name);
             continue;
         };
-        let columns: Vec<String> = sqlx::query_scalar("SELECT name FROM pragma_table_info($1)")
-            .bind(&name)
-            .fetch_all(&source.read)
-            .await
-            .with_context(|| format!("listing the columns of {name}"))?;
+        let columns: Vec<String> =
+            crate::db::query_scalar("SELECT name FROM pragma_table_info($1)")
+                .bind(&name)
+                .fetch_all(&source.read)
+                .await
+                .with_context(|| format!("listing the columns of {name}"))?;
         let known: BTreeSet<&str> = table.columns.iter().map(|(c, _)| *c).collect();
         let have: BTreeSet<&str> = columns.iter().map(String::as_str).collect();
         unknown.extend(have.difference(&known).map(|c| format!("{name}.{c}")));
@@ -209,13 +210,11 @@ async fn copy_all(
         .context("starting the target transaction")?;
     let mut filled = Vec::new();
     for table in TABLES {
-        let any: bool = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "SELECT EXISTS (SELECT 1 FROM {})",
-            table.name
-        )))
-        .fetch_one(&mut *tx)
-        .await
-        .with_context(|| format!("checking that the target's {} is empty", table.name))?;
+        let any: bool =
+            crate::db::query_scalar(format!("SELECT EXISTS (SELECT 1 FROM {})", table.name))
+                .fetch_one(&*tx)
+                .await
+                .with_context(|| format!("checking that the target's {} is empty", table.name))?;
         if any {
             filled.push(table.name);
         }
@@ -237,13 +236,10 @@ async fn copy_all(
         .context("starting a read of the source")?;
     let mut total = 0u64;
     for table in TABLES {
-        let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "SELECT count(*) FROM {}",
-            table.name
-        )))
-        .fetch_one(&mut *snapshot)
-        .await
-        .with_context(|| format!("counting {}", table.name))?;
+        let n: i64 = crate::db::query_scalar(format!("SELECT count(*) FROM {}", table.name))
+            .fetch_one(&*snapshot)
+            .await
+            .with_context(|| format!("counting {}", table.name))?;
         total += n as u64;
     }
     let bar = progress_bar(total, progress)?;
@@ -255,7 +251,7 @@ async fn copy_all(
             .with_context(|| format!("copying {}", table.name))?;
         digests.push(d);
         if let Some(column) = table.identity {
-            db::sync_identity(&mut tx, table.name, column)
+            db::sync_identity(&tx, table.name, column)
                 .await
                 .with_context(|| format!("moving {}.{column} past the copied keys", table.name))?;
         }
@@ -278,9 +274,9 @@ async fn copy_all(
 }
 
 async fn set_cap(tx: &mut WriteTx, cap: i64) -> anyhow::Result<()> {
-    sqlx::query("UPDATE quire_settings SET value = $1 WHERE key = 'max_doc_bytes'")
+    crate::db::query("UPDATE quire_settings SET value = $1 WHERE key = 'max_doc_bytes'")
         .bind(cap)
-        .execute(&mut **tx)
+        .execute(&**tx)
         .await
         .context("setting the size cap on the target")?;
     Ok(())
@@ -294,7 +290,7 @@ async fn copy_table(
 ) -> anyhow::Result<(u64, [u8; 32])> {
     let max_rows = (MAX_PARAMS / table.columns.len()).min(MAX_BATCH_ROWS);
     let select = table.select(Backend::Sqlite);
-    let mut stream = sqlx::query(sqlx::AssertSqlSafe(select)).fetch(&mut **source);
+    let mut stream = crate::db::query(select).fetch(&**source).await?;
     let mut digest = TableDigest::default();
     let mut batch: Vec<Vec<Value>> = Vec::with_capacity(max_rows);
     let mut bytes = 0;
@@ -324,10 +320,8 @@ async fn insert_batch(
     batch: Vec<Vec<Value>>,
 ) -> anyhow::Result<()> {
     let sql = table.insert(batch.len());
-    let query = batch
-        .into_iter()
-        .fold(sqlx::query(sqlx::AssertSqlSafe(sql)), rows::bind);
-    query.execute(&mut **target).await?;
+    let query = batch.into_iter().fold(crate::db::query(sql), rows::bind);
+    query.execute(&**target).await?;
     Ok(())
 }
 
@@ -337,7 +331,9 @@ async fn digest(
     table: &Table,
     backend: Backend,
 ) -> anyhow::Result<(u64, [u8; 32])> {
-    let mut stream = sqlx::query(sqlx::AssertSqlSafe(table.select(backend))).fetch(&mut **conn);
+    let mut stream = crate::db::query(table.select(backend))
+        .fetch(&**conn)
+        .await?;
     let mut digest = TableDigest::default();
     while let Some(row) = stream.try_next().await? {
         digest.add(&rows::decode(&row, table)?);

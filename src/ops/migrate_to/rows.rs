@@ -1,9 +1,8 @@
 //! Rows as plain values, decoded the same way from either engine, and the
 //! SHA-256 over a table's rows that shows both sides hold the same data.
 
+use crate::db::{Row, RowQuery};
 use sha2::{Digest, Sha256};
-use sqlx::Row;
-use sqlx::any::AnyRow;
 
 use super::tables::{Kind, Table};
 
@@ -25,26 +24,23 @@ impl Value {
     }
 }
 
-pub fn decode(row: &AnyRow, table: &Table) -> Result<Vec<Value>, sqlx::Error> {
+pub fn decode(row: &Row, table: &Table) -> Result<Vec<Value>, crate::db::Error> {
     table
         .columns
         .iter()
         .enumerate()
         .map(|(i, (_, kind))| {
             Ok(match kind {
-                Kind::Int => Value::Int(row.try_get(i)?),
-                Kind::Text => Value::Text(row.try_get(i)?),
-                Kind::Blob => Value::Blob(row.try_get(i)?),
+                Kind::Int => Value::Int(row.try_get_at(i)?),
+                Kind::Text => Value::Text(row.try_get_at(i)?),
+                Kind::Blob => Value::Blob(row.try_get_at(i)?),
             })
         })
         .collect()
 }
 
 /// Adds one row's values to a query, in column order.
-pub fn bind<'q>(
-    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
-    row: Vec<Value>,
-) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+pub fn bind(query: RowQuery, row: Vec<Value>) -> RowQuery {
     row.into_iter().fold(query, |q, v| match v {
         Value::Int(v) => q.bind(v),
         Value::Text(v) => q.bind(v),
