@@ -39,6 +39,8 @@ echo "== the Docker deploy, built and run (image, compose with Litestream, resto
 ./scripts/docker-test.sh
 echo "== format"
 cargo fmt --all -- --check
+echo "== the data layer stays in src/db"
+./scripts/check-layers.sh
 echo "== lint"
 cargo clippy --all-targets --locked -- -D warnings
 echo "== tests"

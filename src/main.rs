@@ -30,8 +30,8 @@ async fn serve() -> anyhow::Result<()> {
     let cli = Cli::parse();
     // PostgreSQL's notices ("relation ... already exists, skipping" at every start)
     // are not news to an operator unless asked for.
-    let quiet = |f: EnvFilter| match "sqlx::postgres::notice=warn".parse() {
-        Ok(d) if !cli.config.log.contains("sqlx") => f.add_directive(d),
+    let quiet = |f: EnvFilter| match quire::db::quiet_notices(&cli.config.log).map(str::parse) {
+        Some(Ok(d)) => f.add_directive(d),
         _ => f,
     };
     let filter =

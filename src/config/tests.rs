@@ -11,7 +11,7 @@ fn with_url(url: &str) -> Config {
 
 #[test]
 fn log_filters_are_levels_and_target_level_pairs() {
-    for good in ["info", "quire=debug,info", "sqlx::postgres=warn", "WARN"] {
+    for good in ["info", "quire=debug,info", "quire::web=warn", "WARN"] {
         assert!(parse_log_filter(good).is_ok(), "{good}");
     }
     for bad in ["verbose", "debg", "quire=loud", "", "info,", "=debug"] {

@@ -81,6 +81,13 @@ pub struct Db {
     folder: Option<std::path::PathBuf>,
 }
 
+/// The log directive that keeps PostgreSQL's notices ("relation ... already
+/// exists, skipping" at every start) out of the log, unless the operator's own
+/// filter names the database driver.
+pub fn quiet_notices(filter: &str) -> Option<&'static str> {
+    (!filter.contains("sqlx")).then_some("sqlx::postgres::notice=warn")
+}
+
 /// One connection pool's state, for the metrics.
 #[derive(Clone, Copy, Debug)]
 pub struct PoolGauge {
