@@ -7,7 +7,6 @@ pub mod clock;
 pub mod config;
 pub mod db;
 pub mod documents;
-pub mod error;
 pub mod metrics;
 pub mod ops;
 pub mod progress;

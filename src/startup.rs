@@ -11,9 +11,9 @@ use anyhow::Context;
 
 use crate::config::Config;
 use crate::db::Db;
-use crate::error::AppError;
 use crate::metrics::{self, HttpMetrics};
 use crate::web::drain::{self, InFlight, Signals, Stopper};
+use crate::web::error::AppError;
 use crate::web::form::FormLimit;
 use crate::web::limits::{self, BodyTimeout};
 use crate::web::metrics::LagCache;

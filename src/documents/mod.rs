@@ -69,8 +69,9 @@ pub enum DocError {
     /// The disk refused the write (full, read-only, failing): nothing was saved.
     #[error("Not saved: {0}, so quire could not write anything; try again later.")]
     Unwritable(&'static str),
+    /// Quire's own failure (the database, a task that died): a 500, logged.
     #[error(transparent)]
-    Db(crate::db::Error),
+    Internal(anyhow::Error),
 }
 
 impl From<crate::db::Error> for DocError {
@@ -80,7 +81,7 @@ impl From<crate::db::Error> for DocError {
                 tracing::error!(error = %fault.detail, "a write failed on the disk");
                 Self::Unwritable(fault.what)
             }
-            None => Self::Db(err),
+            None => Self::Internal(err.into()),
         }
     }
 }
@@ -249,7 +250,7 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
     let body = doc.body.clone();
     doc.html = tokio::task::spawn_blocking(move || render_markdown(&body))
         .await
-        .map_err(|e| DocError::Db(crate::db::internal(e.to_string())))?;
+        .map_err(|e| DocError::Internal(e.into()))?;
     store::set_rendered(&db.write, doc.seq, doc.version, &doc.html).await?;
     doc.render_version = RENDER_VERSION;
     Ok(doc)

@@ -9,7 +9,7 @@ use super::form::FormData;
 use super::pages::{self, Stamp};
 use super::{AppState, done};
 use crate::accounts::{AccountError, manage, tokens};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 pub struct TokenView {
     pub id: i64,

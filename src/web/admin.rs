@@ -11,7 +11,7 @@ use super::form::FormData;
 use super::pages::{self, Stamp};
 use super::{AppState, done};
 use crate::accounts::{self, AccountError, User, manage, people};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 /// A signed-in administrator; anyone else gets a 403.
 pub struct Admin(pub User);

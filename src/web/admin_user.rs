@@ -9,7 +9,7 @@ use super::AppState;
 use super::admin::{Admin, UserView};
 use super::pages::{self, Stamp};
 use crate::accounts::manage;
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 pub struct Heir {
     pub id: i64,

@@ -43,30 +43,23 @@ impl ResponseError for ApiError {
     }
 }
 
+/// The pages' mapping (`doc_status`), but for `If-Match`: a save over a version
+/// that is no longer current is 412 Precondition Failed, with the current ETag.
 impl From<DocError> for ApiError {
     fn from(e: DocError) -> Self {
-        let status = match &e {
-            DocError::NotFound => StatusCode::NOT_FOUND,
-            DocError::Forbidden => StatusCode::FORBIDDEN,
-            DocError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            DocError::Stale { current } | DocError::Conflict { current, .. } => {
-                return Self::Stale {
-                    current_version: current.version,
-                };
-            }
-            DocError::EmptyTitle | DocError::TitleTooLong { .. } | DocError::Invalid(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            DocError::Unwritable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            DocError::Db(err) => {
+        match e {
+            DocError::Stale { current } | DocError::Conflict { current, .. } => Self::Stale {
+                current_version: current.version,
+            },
+            DocError::Internal(err) => {
                 tracing::error!(error = ?err, "api request failed");
-                return Self::Status(
+                Self::Status(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "internal error; see the server log".into(),
-                );
+                )
             }
-        };
-        Self::Status(status, e.to_string())
+            other => Self::Status(super::error::doc_status(&other), other.to_string()),
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use super::AppState;
 use super::form::{FormData, FormLimit};
 use crate::accounts::{self, User};
 use crate::documents::{DocId, Document};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 pub const SESSION_COOKIE: &str = "quire_session";
 pub const CSRF_COOKIE: &str = "quire_csrf";

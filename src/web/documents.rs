@@ -9,7 +9,7 @@ use super::form::FormData;
 use super::pages::{self, DocView, EditForm, EditPartial, ListPartial, Row, ShowPartial};
 use super::{AppState, done};
 use crate::documents::{self, DocError, DocId, Valid};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 use super::params::{PageQuery, actor, parse_id};
 

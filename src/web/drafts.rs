@@ -13,7 +13,7 @@ use super::pages::{DraftNote, fmt_time, iso_time};
 use super::params::{actor, parse_id};
 use super::{AppState, done};
 use crate::documents::{self, DocError, Document, Draft, drafts};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 #[derive(Template)]
 #[template(
@@ -99,28 +99,28 @@ pub async fn draft_save(
             "Draft kept",
             Some(draft.updated_at),
         ),
-        Err(e @ DocError::TooLarge { .. }) => refused(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            &format!("Draft not kept. {e} Your text is still here."),
-        ),
-        Err(e @ DocError::TitleTooLong { .. }) => refused(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            &format!("Draft not kept. {e}"),
-        ),
-        Err(DocError::Forbidden) => refused(
-            StatusCode::FORBIDDEN,
-            "Draft not kept: you may read this document but not change it.",
-        ),
-        Err(DocError::NotFound) => refused(
-            StatusCode::NOT_FOUND,
-            "Draft not kept: this document no longer exists or is in the trash.",
-        ),
         Err(e) => {
-            tracing::error!(error = ?e, "keeping a draft failed");
-            refused(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Draft not kept: quire could not store it. Your text is still here.",
-            )
+            let status = super::error::doc_status(&e);
+            let why = match &e {
+                DocError::TooLarge { .. } => {
+                    format!("Draft not kept. {e} Your text is still here.")
+                }
+                DocError::TitleTooLong { .. } => format!("Draft not kept. {e}"),
+                DocError::Forbidden => {
+                    "Draft not kept: you may read this document but not change it.".into()
+                }
+                DocError::NotFound => {
+                    "Draft not kept: this document no longer exists or is in the trash.".into()
+                }
+                DocError::Unwritable(what) => {
+                    format!("Draft not kept: {what}. Your text is still here.")
+                }
+                _ => {
+                    tracing::error!(error = ?e, "keeping a draft failed");
+                    "Draft not kept: quire could not store it. Your text is still here.".into()
+                }
+            };
+            refused(status, &why)
         }
     }
 }

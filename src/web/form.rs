@@ -11,7 +11,7 @@ use actix_web::http::header;
 use actix_web::{FromRequest, HttpRequest, web};
 use futures_util::StreamExt;
 
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 /// The largest form body read at all; set from the document cap at start-up.
 #[derive(Clone, Copy, Debug)]

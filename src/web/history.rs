@@ -10,7 +10,7 @@ use super::pages::{self, fmt_time, iso_time};
 use super::params::{PageQuery, actor, parse_id};
 use super::{AppState, done};
 use crate::documents::{self, DiffLine, Revision, human_size};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 pub struct RevRow {
     pub rev: i64,

@@ -11,7 +11,7 @@ use super::auth::{self, SESSION_COOKIE, safe_next};
 use super::form::FormData;
 use super::pages;
 use crate::accounts::{self, AccountError, User};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 #[derive(Template)]
 #[template(path = "login_partial.html")]

@@ -10,8 +10,8 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::AppState;
-use crate::error::AppError;
 use crate::metrics::{self, HttpMetrics, write_gauge};
+use crate::web::error::AppError;
 
 /// The replication lag is read from files; scrapes within this long reuse it.
 const LAG_REFRESH: Duration = Duration::from_secs(15);

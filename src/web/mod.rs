@@ -13,6 +13,7 @@ pub mod csrf;
 pub mod documents;
 pub mod drafts;
 pub mod drain;
+pub mod error;
 pub mod form;
 pub mod health;
 pub mod history;
@@ -35,11 +36,11 @@ pub mod trash;
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::DefaultHeaders;
-use actix_web::{HttpRequest, HttpResponse, error, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::config::Config;
 use crate::db::Db;
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 /// What every handler may use. Nothing here is state another instance would need.
 pub struct AppState {
@@ -93,7 +94,7 @@ pub fn security_headers() -> DefaultHeaders {
 /// Malformed query strings and paths get the same clear page as any other 400.
 pub fn extractor_errors(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::QueryConfig::default().error_handler(|e, _| {
-        error::Error::from(AppError::BadRequest(format!(
+        actix_web::Error::from(AppError::BadRequest(format!(
             "The address has a malformed query: {e}"
         )))
     }))

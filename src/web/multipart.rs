@@ -11,7 +11,7 @@ use actix_web::web::{Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
 use std::pin::Pin;
 
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 /// How much of a body is read looking for its first field.
 const PEEK_LIMIT: usize = 16 * 1024;

@@ -301,7 +301,7 @@ pub fn edit_with_error(status: StatusCode, form: &EditForm, error: &str) -> Http
 #[cfg(test)]
 mod log_tests {
     use super::EditForm;
-    use crate::error::AppError;
+    use crate::web::error::AppError;
 
     #[test]
     fn a_refused_form_is_logged_without_the_users_text() {

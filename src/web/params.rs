@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use super::auth::CurrentUser;
 use crate::documents::{Actor, DocId};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 #[derive(Deserialize)]
 pub struct PageQuery {

@@ -11,7 +11,7 @@ use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, EditForm, EditPartial};
 use crate::documents::{self, DocId, render_markdown};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 /// The id of the pane that asks for the HTML alone.
 const PANE: &str = "preview";

@@ -14,7 +14,7 @@ use super::form::FormData;
 use super::pages;
 use crate::accounts::{self, AccountError, User};
 use crate::documents::{self, Actor, Valid};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 const WELCOME: &str = include_str!("welcome.md");
 

@@ -11,7 +11,7 @@ use super::params::{actor, parse_id};
 use super::{AppState, done};
 use crate::documents::access::{self, Change, Share};
 use crate::documents::{self, Access};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 #[derive(Template)]
 #[template(path = "documents/share_partial.html")]

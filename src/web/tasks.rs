@@ -12,7 +12,7 @@ use super::auth::CurrentUser;
 use super::form::FormData;
 use super::params::{actor, parse_id};
 use crate::documents::{self, DocError, Valid};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 fn answer(status: StatusCode, body: serde_json::Value) -> HttpResponse {
     HttpResponse::build(status).json(body)

@@ -16,9 +16,9 @@ use super::admin::Admin;
 use super::auth::CurrentUser;
 use super::pages;
 use crate::documents::{group, human_size};
-use crate::error::AppError;
 use crate::transfer::export::{ExportOptions, export};
 use crate::transfer::import::{ImportOptions, ImportReport, import};
+use crate::web::error::AppError;
 
 /// Skipped files listed on the result page; the rest are counted.
 const LIST_SKIPPED: usize = 200;

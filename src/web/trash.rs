@@ -10,7 +10,7 @@ use super::pages::{self, DocView, Row, TrashPartial};
 use super::params::{PageQuery, actor, parse_id};
 use super::{AppState, done};
 use crate::documents::{self, Document};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 pub async fn trash_list(
     state: web::Data<AppState>,

@@ -37,6 +37,9 @@ pub enum AppError {
     /// The request body was larger than quire reads at all; nothing of it was kept.
     #[error("Upload too large")]
     UploadTooLarge { limit: usize },
+    /// A refusal the user can act on, as a page with its status (`doc_status`).
+    #[error("{message}")]
+    Refused { status: StatusCode, message: String },
     /// The server's disk refuses writes (full, read-only): says which.
     #[error("Unwritable: {0}")]
     Unavailable(&'static str),
@@ -44,21 +47,38 @@ pub enum AppError {
     Internal(#[from] anyhow::Error),
 }
 
+/// The one mapping from a refused or failed document operation to its HTTP
+/// status, for the pages, the JSON API and drafts alike.
+pub fn doc_status(err: &DocError) -> StatusCode {
+    match err {
+        DocError::NotFound => StatusCode::NOT_FOUND,
+        DocError::Forbidden => StatusCode::FORBIDDEN,
+        DocError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+        DocError::Stale { .. } | DocError::Conflict { .. } => StatusCode::CONFLICT,
+        DocError::EmptyTitle | DocError::TitleTooLong { .. } | DocError::Invalid(_) => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        DocError::Unwritable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        DocError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
 impl AppError {
     /// Maps a domain refusal to the page that explains it, keeping the user's form.
     pub fn from_doc(err: DocError, form: EditForm) -> Self {
         let form = Box::new(form);
+        let status = doc_status(&err);
         match err {
             DocError::NotFound => Self::NotFound,
             DocError::Forbidden => Self::Form {
-                status: StatusCode::FORBIDDEN,
+                status,
                 message: "You may read this document but not change it. Your text is below; \
                           copy it, or ask the owner for edit access."
                     .into(),
                 form,
             },
             DocError::Invalid(message) => Self::Form {
-                status: StatusCode::UNPROCESSABLE_ENTITY,
+                status,
                 message,
                 form,
             },
@@ -72,22 +92,19 @@ impl AppError {
                 current,
                 merge: Some(conflict),
             },
-            DocError::TooLarge { .. } => Self::Form {
-                status: StatusCode::PAYLOAD_TOO_LARGE,
-                message: err.to_string(),
-                form,
-            },
-            DocError::EmptyTitle | DocError::TitleTooLong { .. } => Self::Form {
-                status: StatusCode::UNPROCESSABLE_ENTITY,
-                message: err.to_string(),
-                form,
-            },
+            DocError::TooLarge { .. } | DocError::EmptyTitle | DocError::TitleTooLong { .. } => {
+                Self::Form {
+                    status,
+                    message: err.to_string(),
+                    form,
+                }
+            }
             DocError::Unwritable(what) => Self::Form {
-                status: StatusCode::SERVICE_UNAVAILABLE,
+                status,
                 message: unwritable_text(what),
                 form,
             },
-            DocError::Db(e) => Self::Internal(e.into()),
+            DocError::Internal(e) => Self::Internal(e),
         }
     }
 }
@@ -110,14 +127,18 @@ pub fn unwritable_text(what: &str) -> String {
     )
 }
 
+/// A refusal where there is no form to give back (a link, a button).
 impl From<DocError> for AppError {
     fn from(err: DocError) -> Self {
         match err {
             DocError::NotFound => Self::NotFound,
             DocError::Forbidden => Self::Forbidden(err.to_string()),
-            DocError::Db(e) => Self::Internal(e.into()),
+            DocError::Internal(e) => Self::Internal(e),
             DocError::Unwritable(what) => Self::Unavailable(what),
-            other => Self::BadRequest(other.to_string()),
+            other => Self::Refused {
+                status: doc_status(&other),
+                message: other.to_string(),
+            },
         }
     }
 }
@@ -129,7 +150,7 @@ impl ResponseError for AppError {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::LoginRequired { .. } => StatusCode::SEE_OTHER,
-            Self::Form { status, .. } => *status,
+            Self::Form { status, .. } | Self::Refused { status, .. } => *status,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::UploadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -168,6 +189,7 @@ impl ResponseError for AppError {
                 ))
                 .finish(),
             Self::BadRequest(why) => pages::message(status, "That request was not understood", why),
+            Self::Refused { message, .. } => pages::message(status, "Not done", message),
             Self::UploadTooLarge { limit } => pages::message(
                 status,
                 "Too large",
@@ -191,3 +213,51 @@ const INTERNAL_TEXT: &str = "quire could not finish this request. Nothing you ty
     saved by it; go back to keep your text and try again. The server log has the details.";
 const NOT_FOUND_TEXT: &str = "There is no document or page at this address. It may have been \
     deleted for good, or the link may be mistyped.";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::api::ApiError;
+
+    fn refusals() -> Vec<fn() -> DocError> {
+        vec![
+            || DocError::NotFound,
+            || DocError::Forbidden,
+            || DocError::TooLarge { size: 11, cap: 10 },
+            || DocError::EmptyTitle,
+            || DocError::TitleTooLong { chars: 201 },
+            || DocError::Invalid("no".into()),
+            || DocError::Unwritable("the disk is full"),
+            || DocError::Internal(anyhow::anyhow!("boom")),
+        ]
+    }
+
+    /// A refusal has one status whether it meets the user in a form, on a
+    /// button, or in the JSON API.
+    #[test]
+    fn pages_buttons_and_the_api_agree_on_every_status() {
+        for make in refusals() {
+            let want = doc_status(&make());
+            let form = EditForm {
+                id: None,
+                title: "t".into(),
+                body: "b".into(),
+                version: 1,
+                cap: 10,
+            };
+            let in_form = AppError::from_doc(make(), form).status_code();
+            let on_button = AppError::from(make()).status_code();
+            let in_api = ApiError::from(make()).status_code();
+            assert_eq!(
+                (in_form, on_button, in_api),
+                (want, want, want),
+                "{}",
+                make()
+            );
+        }
+        assert_eq!(
+            doc_status(&DocError::TooLarge { size: 2, cap: 1 }),
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+    }
+}
