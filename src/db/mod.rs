@@ -25,7 +25,13 @@ use crate::config::{Config, Durability};
 mod audit_log;
 mod files;
 pub use files::{close_file, open_file};
+mod schema;
 mod sql;
+
+/// How many schema steps this build knows.
+pub fn schema_steps() -> usize {
+    schema::STEPS.len()
+}
 mod writer;
 pub use sea_orm::DatabaseTransaction as Transaction;
 pub(crate) use sql::from_row;
@@ -35,9 +41,6 @@ pub use sql::{
     query_as, query_scalar,
 };
 pub use writer::{Fault, WriteTx, WriterHealth, storage_fault};
-
-static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
-static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// Which engine holds the data; chosen by the scheme of `QUIRE_DATABASE_URL`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,13 +58,6 @@ impl Backend {
             Some(Self::Postgres)
         } else {
             None
-        }
-    }
-
-    fn migrator(self) -> &'static sqlx::migrate::Migrator {
-        match self {
-            Self::Sqlite => &SQLITE_MIGRATOR,
-            Self::Postgres => &POSTGRES_MIGRATOR,
         }
     }
 }
@@ -100,38 +96,6 @@ pub struct PoolGauge {
 /// The advisory lock every PostgreSQL write transaction takes (any constant
 /// unique to quire; "quire" in ASCII).
 const WRITE_LOCK: i64 = 0x71_75_69_72_65;
-
-/// True when an existing SQLite database lacks migrations this build knows.
-async fn pending_migrations(path: &Path) -> anyhow::Result<bool> {
-    use sqlx::{ConnectOptions, Connection};
-    let mut conn = SqliteConnectOptions::new()
-        .filename(path)
-        .read_only(true)
-        .connect()
-        .await
-        .with_context(|| format!("opening {}", path.display()))?;
-    let has_table: bool = sqlx::query_scalar(
-        "SELECT count(*) > 0 FROM sqlite_master WHERE name = '_sqlx_migrations'",
-    )
-    .fetch_one(&mut conn)
-    .await
-    .with_context(|| {
-        format!(
-            "reading the database {}: it is damaged or not a SQLite database \
-             (restore a backup: `quire restore`)",
-            path.display()
-        )
-    })?;
-    let applied: i64 = if has_table {
-        sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success")
-            .fetch_one(&mut conn)
-            .await?
-    } else {
-        0
-    };
-    conn.close().await.ok();
-    Ok(has_table && (applied as usize) < SQLITE_MIGRATOR.iter().count())
-}
 
 /// The PRAGMAs every SQLite connection runs first.
 fn sqlite_pragmas(durability: Durability, read_only: bool) -> String {
@@ -172,7 +136,7 @@ impl Db {
                 }
                 files::check_not_empty(&path)?;
                 files::check_writable(&path)?;
-                if path.exists() && pending_migrations(&path).await? {
+                if path.exists() && schema::pending(&path).await? {
                     let snapshot = crate::ops::backup::before_migrations(&path, 5)
                         .await
                         .context("taking a snapshot before migrating")?;
@@ -255,19 +219,6 @@ impl Db {
         })
     }
 
-    pub async fn migrate(&self) -> anyhow::Result<()> {
-        let migrator = self.backend.migrator();
-        match self.backend {
-            Backend::Sqlite => migrator.run(self.write.get_sqlite_connection_pool()).await,
-            Backend::Postgres => {
-                migrator
-                    .run(self.write.get_postgres_connection_pool())
-                    .await
-            }
-        }
-        .context("applying database migrations")
-    }
-
     async fn set_max_doc_bytes(&self, cap: usize) -> anyhow::Result<()> {
         query(
             "INSERT INTO quire_settings (key, value) VALUES ('max_doc_bytes', $1)
@@ -339,15 +290,6 @@ impl Db {
             }
         };
         Ok(WriteTx::read(inner))
-    }
-
-    /// True when the database answers and every migration quire knows is applied.
-    pub async fn is_ready(&self) -> bool {
-        let applied: Result<i64, _> =
-            query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success")
-                .fetch_one(&self.read)
-                .await;
-        matches!(applied, Ok(n) if n as usize >= self.backend.migrator().iter().count())
     }
 
     /// Closes both pools; the writer last, so the WAL is left in a clean state.
@@ -437,27 +379,5 @@ mod tests {
         assert_eq!(Backend::of_url("postgres://h/d"), Some(Backend::Postgres));
         assert_eq!(Backend::of_url("postgresql://h/d"), Some(Backend::Postgres));
         assert_eq!(Backend::of_url("mysql://h/d"), None);
-    }
-
-    /// Every schema change exists for both engines, under the same name.
-    #[test]
-    fn migrations_are_kept_in_step() {
-        let names = |dir: &str| -> Vec<String> {
-            let mut v: Vec<String> = std::fs::read_dir(dir)
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect();
-            v.sort();
-            v
-        };
-        let sqlite = names(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite"));
-        let postgres = names(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres"));
-        assert_eq!(
-            sqlite, postgres,
-            "migrations/sqlite and migrations/postgres differ"
-        );
-        let versions =
-            |m: &sqlx::migrate::Migrator| -> Vec<i64> { m.iter().map(|x| x.version).collect() };
-        assert_eq!(versions(&SQLITE_MIGRATOR), versions(&POSTGRES_MIGRATOR));
     }
 }

@@ -86,8 +86,8 @@ async fn an_upgrade_snapshots_the_database_before_migrating() {
     // Pretend the last migration is new: forget it ran and undo what it made,
     // whichever migration that is.
     let (version, made) = last_sqlite_migration();
-    let forgotten = quire::db::query("DELETE FROM _sqlx_migrations WHERE version = $1")
-        .bind(version)
+    let forgotten = quire::db::query("DELETE FROM seaql_migrations WHERE version = $1")
+        .bind(&version)
         .execute(&app.db.write)
         .await
         .unwrap();
@@ -134,8 +134,8 @@ async fn only_the_last_five_pre_upgrade_snapshots_are_kept() {
     };
     let mut every = std::collections::BTreeSet::new();
     for _ in 0..7 {
-        quire::db::query("DELETE FROM _sqlx_migrations WHERE version = $1")
-            .bind(version)
+        quire::db::query("DELETE FROM seaql_migrations WHERE version = $1")
+            .bind(&version)
             .execute(&app.db.write)
             .await
             .unwrap();
@@ -161,7 +161,7 @@ async fn only_the_last_five_pre_upgrade_snapshots_are_kept() {
 /// The newest file in `migrations/sqlite`: its version and the indexes, tables
 /// and triggers it creates (kind, name), so they can be undone; none for a
 /// migration that only changes rows, which may simply run again.
-fn last_sqlite_migration() -> (i64, Vec<(String, String)>) {
+fn last_sqlite_migration() -> (String, Vec<(String, String)>) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -170,7 +170,7 @@ fn last_sqlite_migration() -> (i64, Vec<(String, String)>) {
     files.sort();
     let last = files.last().expect("a migration");
     let name = last.file_name().unwrap().to_str().unwrap();
-    let version: i64 = name.split('_').next().unwrap().parse().unwrap();
+    let version = name.trim_end_matches(".sql").to_owned();
     let sql = std::fs::read_to_string(last).unwrap();
     let mut made = Vec::new();
     for statement in sql.split(';') {
@@ -235,8 +235,8 @@ async fn a_migration_that_fails_leaves_the_database_as_it_was_and_the_next_start
         .await
         .unwrap();
     let (version, made) = last_sqlite_migration();
-    quire::db::query("DELETE FROM _sqlx_migrations WHERE version = $1")
-        .bind(version)
+    quire::db::query("DELETE FROM seaql_migrations WHERE version = $1")
+        .bind(&version)
         .execute(&app.db.write)
         .await
         .unwrap();
@@ -249,7 +249,7 @@ async fn a_migration_that_fails_leaves_the_database_as_it_was_and_the_next_start
     // Whatever the migration does, noting it as done then fails: all of it
     // must go back with that.
     quire::db::query(
-        "CREATE TRIGGER quire_test_refuse BEFORE INSERT ON _sqlx_migrations
+        "CREATE TRIGGER quire_test_refuse BEFORE INSERT ON seaql_migrations
          BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
     )
     .execute(&app.db.write)
@@ -277,8 +277,8 @@ async fn a_migration_that_fails_leaves_the_database_as_it_was_and_the_next_start
         .await
         .expect("migrates once the fault is gone");
     let done: i64 =
-        quire::db::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE version = $1")
-            .bind(version)
+        quire::db::query_scalar("SELECT count(*) FROM seaql_migrations WHERE version = $1")
+            .bind(&version)
             .fetch_one(&db.read)
             .await
             .unwrap();

@@ -32,5 +32,6 @@ mod storage;
 mod tasks;
 mod transfer;
 mod trash;
+mod upgrade;
 mod validation;
 mod xss;

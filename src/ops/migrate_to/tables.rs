@@ -23,8 +23,9 @@ pub struct Table {
 }
 
 /// Tables the copy leaves alone: `quire_settings` holds what quire writes from
-/// its configuration at every start, `_sqlx_migrations` is each engine's own.
-pub const NOT_COPIED: &[&str] = &["quire_settings", "_sqlx_migrations"];
+/// its configuration at every start, the record of schema steps (`seaql_migrations`,
+/// and `_sqlx_migrations` from older releases) is each engine's own.
+pub const NOT_COPIED: &[&str] = &["quire_settings", "_sqlx_migrations", "seaql_migrations"];
 
 use Kind::{Blob, Int, Text};
 
