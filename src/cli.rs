@@ -216,7 +216,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Backup { file } => {
             let db = cli.config.sqlite_path().map_err(anyhow::Error::msg)?;
             anyhow::ensure!(db.exists(), "there is no database at {}", db.display());
-            let v = crate::ops::backup::backup(&db, &file).await?;
+            let v = crate::db::snapshot::backup(&db, &file).await?;
             println!(
                 "wrote {} ({} documents, {} revisions, integrity ok)",
                 file.display(),
@@ -234,7 +234,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let v = match file {
                 Some(file) => {
                     let db = cli.config.sqlite_path().map_err(anyhow::Error::msg)?;
-                    crate::ops::backup::restore_snapshot(&file, &db, force).await?
+                    crate::db::snapshot::restore_snapshot(&file, &db, force).await?
                 }
                 None if from_replica => {
                     crate::ops::replica::restore_verified(&cli.config, timestamp.as_deref(), force)
@@ -312,7 +312,7 @@ async fn doctor(config: &Config) -> anyhow::Result<()> {
     if !db.exists() {
         println!("database: missing (quire serve creates it; restore first if you have a replica)");
     } else {
-        let v = crate::ops::backup::verify(&db).await?;
+        let v = crate::db::snapshot::verify(&db).await?;
         println!(
             "database: integrity ok, {} documents, {} revisions, {} bytes",
             v.documents, v.revisions, v.bytes

@@ -26,6 +26,7 @@ mod audit_log;
 mod files;
 pub use files::{close_file, open_file};
 mod schema;
+pub mod snapshot;
 mod sql;
 
 /// How many schema steps this build knows.
@@ -137,7 +138,7 @@ impl Db {
                 files::check_not_empty(&path)?;
                 files::check_writable(&path)?;
                 if path.exists() && schema::pending(&path).await? {
-                    let snapshot = crate::ops::backup::before_migrations(&path, 5)
+                    let snapshot = crate::db::snapshot::before_migrations(&path, 5)
                         .await
                         .context("taking a snapshot before migrating")?;
                     tracing::info!(

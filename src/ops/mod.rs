@@ -1,5 +1,5 @@
-//! Operating quire: snapshots, restores, replication checks, moving to PostgreSQL.
+//! Operating quire: replication checks, moving to PostgreSQL (snapshots and
+//! restores of the SQLite file live with the database, in `db::snapshot`).
 
-pub mod backup;
 pub mod migrate_to;
 pub mod replica;

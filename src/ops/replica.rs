@@ -7,8 +7,8 @@ use std::time::SystemTime;
 
 use anyhow::{Context, bail};
 
-use super::backup::{Verified, verify};
 use crate::config::Config;
+use crate::db::snapshot::{Verified, verify};
 
 /// The Litestream binary: `QUIRE_LITESTREAM`, else `litestream` on PATH, else the
 /// copy the test command installs in `.venv/bin`.

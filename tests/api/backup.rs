@@ -3,7 +3,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use quire::config::Config;
 use quire::db::Db;
-use quire::ops::backup::{backup, restore_snapshot, verify};
+use quire::db::snapshot::{backup, restore_snapshot, verify};
 use reqwest::StatusCode;
 
 use crate::helpers::spawn_app;

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use quire::ops::backup::verify;
+use quire::db::snapshot::verify;
 
 use crate::helpers::{PASSWORD, sign_in};
 use crate::sites::*;

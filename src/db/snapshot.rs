@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use crate::db::{close_file, open_file};
+use super::{close_file, open_file};
 
 /// What a snapshot holds, checked by opening it.
 #[derive(Debug, Clone)]
@@ -19,18 +19,18 @@ pub struct Verified {
 /// Runs `integrity_check` and counts what is inside.
 pub async fn verify(path: &Path) -> anyhow::Result<Verified> {
     let conn = open_file(path, true).await?;
-    let check: String = crate::db::query_scalar("PRAGMA integrity_check")
+    let check: String = super::query_scalar("PRAGMA integrity_check")
         .fetch_one(&conn)
         .await
         .context("running integrity_check")?;
     if check != "ok" {
         bail!("{} failed integrity_check: {check}", path.display());
     }
-    let documents: i64 = crate::db::query_scalar("SELECT count(*) FROM documents")
+    let documents: i64 = super::query_scalar("SELECT count(*) FROM documents")
         .fetch_one(&conn)
         .await
         .context("counting documents: is this a quire database?")?;
-    let revisions: i64 = crate::db::query_scalar("SELECT count(*) FROM revisions")
+    let revisions: i64 = super::query_scalar("SELECT count(*) FROM revisions")
         .fetch_one(&conn)
         .await
         .context("counting revisions")?;
@@ -65,7 +65,7 @@ pub async fn backup(db: &Path, out: &Path) -> anyhow::Result<Verified> {
     };
     let _ = std::fs::remove_file(&raw);
     let conn = open_file(db, false).await?;
-    crate::db::query("VACUUM INTO $1")
+    super::query("VACUUM INTO $1")
         .bind(raw.to_string_lossy().into_owned())
         .execute(&conn)
         .await
