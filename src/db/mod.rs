@@ -23,6 +23,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use crate::config::{Config, Durability};
 
 mod audit_log;
+pub mod entity;
 mod files;
 pub use files::{close_file, open_file};
 mod schema;

@@ -22,6 +22,7 @@ mod permissions;
 mod preview;
 mod proxies;
 mod redirects;
+mod schema;
 mod search;
 mod search_snippets;
 mod sign_in_abuse;

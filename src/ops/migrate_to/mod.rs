@@ -16,7 +16,7 @@ use indicatif::ProgressBar;
 use crate::config::Config;
 use crate::db::{self, Backend, Db, WriteTx};
 use rows::{TableDigest, Value};
-use tables::{NOT_COPIED, TABLES, Table};
+use tables::{NOT_COPIED, Table};
 
 /// PostgreSQL takes at most 65,535 parameters in one statement.
 const MAX_PARAMS: usize = 65_535;
@@ -131,15 +131,20 @@ async fn copy_and_verify(
     cap: usize,
     progress: bool,
 ) -> anyhow::Result<MigrateReport> {
-    check_schema(source).await?;
-    copy_all(source, target, cap, progress).await
+    let tables = tables::tables()?;
+    check_schema(source, &tables).await?;
+    copy_all(source, target, &tables, cap, progress).await
 }
 
 /// Reads the copy back inside its own transaction, table by table, beside what
 /// was read from the source.
-async fn verify(tx: &mut WriteTx, copied: Vec<(u64, [u8; 32])>) -> anyhow::Result<Vec<TableCheck>> {
-    let mut checks = Vec::with_capacity(TABLES.len());
-    for (table, (source_rows, source_sha256)) in TABLES.iter().zip(copied) {
+async fn verify(
+    tx: &mut WriteTx,
+    tables: &[Table],
+    copied: Vec<(u64, [u8; 32])>,
+) -> anyhow::Result<Vec<TableCheck>> {
+    let mut checks = Vec::with_capacity(tables.len());
+    for (table, (source_rows, source_sha256)) in tables.iter().zip(copied) {
         let (target_rows, target_sha256) = digest(tx, table, Backend::Postgres)
             .await
             .with_context(|| format!("reading back {}", table.name))?;
@@ -156,7 +161,7 @@ async fn verify(tx: &mut WriteTx, copied: Vec<(u64, [u8; 32])>) -> anyhow::Resul
 
 /// Refuses a source with tables or columns this copy does not know, so a new
 /// migration that forgets to extend `tables.rs` fails loudly instead of dropping data.
-async fn check_schema(source: &Db) -> anyhow::Result<()> {
+async fn check_schema(source: &Db, tables: &[Table]) -> anyhow::Result<()> {
     let found: Vec<String> = crate::db::query_scalar(
         "SELECT name FROM pragma_table_list
          WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'",
@@ -169,7 +174,7 @@ async fn check_schema(source: &Db) -> anyhow::Result<()> {
         if NOT_COPIED.contains(&name.as_str()) {
             continue;
         }
-        let Some(table) = TABLES.iter().find(|t| t.name == name) else {
+        let Some(table) = tables.iter().find(|t| t.name == name) else {
             unknown.push(name);
             continue;
         };
@@ -201,6 +206,7 @@ async fn check_schema(source: &Db) -> anyhow::Result<()> {
 async fn copy_all(
     source: &Db,
     target: &Db,
+    tables: &[Table],
     cap: usize,
     progress: bool,
 ) -> anyhow::Result<MigrateReport> {
@@ -209,7 +215,7 @@ async fn copy_all(
         .await
         .context("starting the target transaction")?;
     let mut filled = Vec::new();
-    for table in TABLES {
+    for table in tables {
         let any: bool =
             crate::db::query_scalar(format!("SELECT EXISTS (SELECT 1 FROM {})", table.name))
                 .fetch_one(&*tx)
@@ -235,7 +241,7 @@ async fn copy_all(
         .await
         .context("starting a read of the source")?;
     let mut total = 0u64;
-    for table in TABLES {
+    for table in tables {
         let n: i64 = crate::db::query_scalar(format!("SELECT count(*) FROM {}", table.name))
             .fetch_one(&*snapshot)
             .await
@@ -243,8 +249,8 @@ async fn copy_all(
         total += n as u64;
     }
     let bar = progress_bar(total, progress)?;
-    let mut digests = Vec::with_capacity(TABLES.len());
-    for table in TABLES {
+    let mut digests = Vec::with_capacity(tables.len());
+    for table in tables {
         bar.set_message(table.name);
         let d = copy_table(&mut snapshot, &mut tx, table, &bar)
             .await
@@ -259,7 +265,7 @@ async fn copy_all(
     snapshot.rollback().await.ok();
     set_cap(&mut tx, cap as i64).await?;
     bar.finish_and_clear();
-    let tables = verify(&mut tx, digests).await?;
+    let tables = verify(&mut tx, tables, digests).await?;
     let committed = tables.iter().all(TableCheck::matches);
     if committed {
         tx.commit().await.context("committing the copy")?;

@@ -3,17 +3,13 @@
 //! read in (the same on both engines, so the two sides hash alike).
 
 use crate::db::Backend;
+pub use crate::db::entity::Kind;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Int,
-    Text,
-    Blob,
-}
-
+/// A table as the copy handles it: its columns (from the entity), the order its
+/// rows are read in and its identity column.
 pub struct Table {
     pub name: &'static str,
-    pub columns: &'static [(&'static str, Kind)],
+    pub columns: Vec<(&'static str, Kind)>,
     /// Columns that order the rows. For `revision_texts` it starts with `depth`:
     /// a text stored as a delta refers to its base in the same table, one level
     /// shallower, so inserting shallow texts first keeps every reference valid.
@@ -27,137 +23,48 @@ pub struct Table {
 /// and `_sqlx_migrations` from older releases) is each engine's own.
 pub const NOT_COPIED: &[&str] = &["quire_settings", "_sqlx_migrations", "seaql_migrations"];
 
-use Kind::{Blob, Int, Text};
-
-pub const TABLES: &[Table] = &[
-    Table {
-        name: "users",
-        columns: &[
-            ("id", Int),
-            ("username", Text),
-            ("password_hash", Text),
-            ("is_admin", Int),
-            ("disabled_at", Int),
-            ("created_at", Int),
-        ],
-        order: &["id"],
-        identity: Some("id"),
-    },
-    Table {
-        name: "documents",
-        // Not PostgreSQL's `words`: it is generated from these.
-        columns: &[
-            ("seq", Int),
-            ("id", Text),
-            ("title", Text),
-            ("version", Int),
-            ("created_at", Int),
-            ("updated_at", Int),
-            ("deleted_at", Int),
-            ("render_version", Int),
-            ("size", Int),
-            ("body", Text),
-            ("html", Text),
-            ("cjk", Text),
-            ("owner_id", Int),
-            ("visibility", Text),
-            ("public_token", Text),
-        ],
-        order: &["seq"],
-        identity: Some("seq"),
-    },
-    Table {
-        name: "revision_texts",
-        columns: &[
-            ("doc_seq", Int),
-            ("hash", Blob),
-            ("base", Blob),
-            ("depth", Int),
-            ("raw_size", Int),
-            ("data", Blob),
-        ],
-        order: &["depth", "doc_seq", "hash"],
-        identity: None,
-    },
-    Table {
-        name: "revisions",
-        columns: &[
-            ("doc_seq", Int),
-            ("rev", Int),
-            ("title", Text),
-            ("text_hash", Blob),
-            ("size", Int),
-            ("added", Int),
-            ("removed", Int),
-            ("author", Text),
-            ("created_at", Int),
-        ],
-        order: &["doc_seq", "rev"],
-        identity: None,
-    },
-    Table {
-        name: "document_shares",
-        columns: &[("doc_seq", Int), ("user_id", Int), ("can_edit", Int)],
-        order: &["doc_seq", "user_id"],
-        identity: None,
-    },
-    Table {
-        name: "sessions",
-        columns: &[
-            ("token_hash", Blob),
-            ("user_id", Int),
-            ("created_at", Int),
-            ("last_seen", Int),
-        ],
-        order: &["token_hash"],
-        identity: None,
-    },
-    Table {
-        name: "api_tokens",
-        columns: &[
-            ("id", Int),
-            ("user_id", Int),
-            ("name", Text),
-            ("token_hash", Blob),
-            ("created_at", Int),
-            ("last_used_at", Int),
-            ("revoked_at", Int),
-        ],
-        order: &["id"],
-        identity: Some("id"),
-    },
-    Table {
-        name: "drafts",
-        columns: &[
-            ("doc_seq", Int),
-            ("user_id", Int),
-            ("title", Text),
-            ("body", Text),
-            ("base_version", Int),
-            ("updated_at", Int),
-        ],
-        order: &["doc_seq", "user_id"],
-        identity: None,
-    },
-    Table {
-        name: "audit_log",
-        columns: &[
-            ("id", Int),
-            ("at", Int),
-            ("user_id", Int),
-            ("event", Text),
-            ("detail", Text),
-        ],
-        order: &["id"],
-        identity: Some("id"),
-    },
-    Table {
-        name: "login_failures",
-        columns: &[("key", Text), ("at", Int)],
-        order: &["key", "at"],
-        identity: None,
-    },
+/// What is copied, parents before the tables that refer to them: (table, row
+/// order, identity column). The columns come from the entities.
+const COPIED: &[(&str, &[&str], Option<&str>)] = &[
+    ("users", &["id"], Some("id")),
+    ("documents", &["seq"], Some("seq")),
+    ("revision_texts", &["depth", "doc_seq", "hash"], None),
+    ("revisions", &["doc_seq", "rev"], None),
+    ("document_shares", &["doc_seq", "user_id"], None),
+    ("sessions", &["token_hash"], None),
+    ("api_tokens", &["id"], Some("id")),
+    ("drafts", &["doc_seq", "user_id"], None),
+    ("audit_log", &["id"], Some("id")),
+    ("login_failures", &["key", "at"], None),
 ];
+
+/// Every table the copy moves, in order; refuses an entity the list above
+/// does not place (a new table must say where it goes).
+pub fn tables() -> anyhow::Result<Vec<Table>> {
+    let shapes = crate::db::entity::tables().map_err(anyhow::Error::msg)?;
+    for shape in &shapes {
+        anyhow::ensure!(
+            NOT_COPIED.contains(&shape.name) || COPIED.iter().any(|(n, ..)| *n == shape.name),
+            "the table {} is neither copied nor left alone by migrate-to",
+            shape.name
+        );
+    }
+    COPIED
+        .iter()
+        .map(|&(name, order, identity)| {
+            let shape = shapes
+                .iter()
+                .find(|s| s.name == name)
+                .ok_or_else(|| anyhow::anyhow!("no entity for the table {name}"))?;
+            Ok(Table {
+                name: shape.name,
+                columns: shape.columns.clone(),
+                order,
+                identity,
+            })
+        })
+        .collect()
+}
 
 impl Table {
     fn kind(&self, column: &str) -> Option<Kind> {
@@ -216,9 +123,10 @@ impl Table {
 mod tests {
     use super::*;
 
-    fn table(name: &str) -> &'static Table {
-        TABLES
-            .iter()
+    fn table(name: &str) -> Table {
+        tables()
+            .unwrap()
+            .into_iter()
             .find(|t| t.name == name)
             .unwrap_or_else(|| panic!("no table {name}"))
     }
@@ -250,7 +158,7 @@ mod tests {
 
     #[test]
     fn every_order_column_is_copied() {
-        for t in TABLES {
+        for t in tables().unwrap() {
             for c in t.order.iter().chain(t.identity.iter()) {
                 assert!(t.kind(c).is_some(), "{}.{c}", t.name);
             }

@@ -1,0 +1,29 @@
+//! Documents: the current text and its rendered HTML. (PostgreSQL adds `words`, generated from these.)
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "documents")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub seq: i64,
+    pub id: String,
+    pub title: String,
+    pub version: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub deleted_at: Option<i64>,
+    pub render_version: i64,
+    pub size: i64,
+    pub body: String,
+    pub html: String,
+    pub cjk: String,
+    pub owner_id: Option<i64>,
+    pub visibility: String,
+    pub public_token: Option<String>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,72 @@
+//! Every table of quire's schema as a SeaORM entity: the one description of the
+//! columns both engines share (PostgreSQL's generated search column aside),
+//! held against the real schema by the tests. What copies whole tables
+//! (`quire migrate-to`) reads its columns from here.
+
+use sea_orm::sea_query::ColumnType;
+use sea_orm::{ColumnTrait, EntityTrait, IdenStatic, Iterable};
+
+pub mod api_tokens;
+pub mod audit_log;
+pub mod document_shares;
+pub mod documents;
+pub mod drafts;
+pub mod login_failures;
+pub mod quire_settings;
+pub mod revision_texts;
+pub mod revisions;
+pub mod sessions;
+pub mod users;
+
+/// A column's kind of value, as a copy reads and writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Int,
+    Text,
+    Blob,
+}
+
+/// A table's name and columns, in the entity's order.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    pub name: &'static str,
+    pub columns: Vec<(&'static str, Kind)>,
+}
+
+fn kind(t: &ColumnType) -> Option<Kind> {
+    match t {
+        ColumnType::BigInteger | ColumnType::Integer | ColumnType::SmallInteger => Some(Kind::Int),
+        ColumnType::String(_) | ColumnType::Text | ColumnType::Char(_) => Some(Kind::Text),
+        ColumnType::Binary(_) | ColumnType::VarBinary(_) | ColumnType::Blob => Some(Kind::Blob),
+        _ => None,
+    }
+}
+
+fn shape<E: EntityTrait>(entity: E) -> Result<Shape, String> {
+    let name = entity.table_name();
+    let columns = E::Column::iter()
+        .map(|c| {
+            kind(c.def().get_column_type())
+                .map(|k| (c.as_str(), k))
+                .ok_or_else(|| format!("{name}.{} has a type quire does not copy", c.as_str()))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Shape { name, columns })
+}
+
+/// Every table, in no particular order.
+pub fn tables() -> Result<Vec<Shape>, String> {
+    Ok(vec![
+        shape(users::Entity)?,
+        shape(documents::Entity)?,
+        shape(revision_texts::Entity)?,
+        shape(revisions::Entity)?,
+        shape(document_shares::Entity)?,
+        shape(sessions::Entity)?,
+        shape(api_tokens::Entity)?,
+        shape(drafts::Entity)?,
+        shape(audit_log::Entity)?,
+        shape(login_failures::Entity)?,
+        shape(quire_settings::Entity)?,
+    ])
+}
