@@ -225,13 +225,10 @@ impl Row {
         T::decode(&self.0, index)
     }
 
-    /// The column's value, or `T`'s default when the statement did not select it.
+    /// The column's value, or `T`'s default when the statement did not select it
+    /// (or it is NULL).
     pub fn get_or_default<T: Decode + Default>(&self, column: &str) -> Result<T, Error> {
-        if self.0.column_names().iter().any(|c| c == column) {
-            T::decode(&self.0, column)
-        } else {
-            Ok(T::default())
-        }
+        Ok(T::decode_nullable(&self.0, column)?.unwrap_or_default())
     }
 }
 
@@ -266,7 +263,12 @@ tuple_rows!(
 
 /// A column's value as a Rust value.
 pub trait Decode: Sized {
-    fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error>;
+    /// `None` for NULL, and for a column the statement did not select.
+    fn decode_nullable<I: ColIdx>(row: &QueryResult, index: I) -> Result<Option<Self>, Error>;
+
+    fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
+        present(Self::decode_nullable(row, index)?, index)
+    }
 }
 
 /// An integer, from any integer or boolean column (PostgreSQL types its
@@ -305,57 +307,42 @@ fn present<T, I: ColIdx>(value: Option<T>, index: I) -> Result<T, Error> {
     value.ok_or_else(|| DbErr::Type(format!("column {index:?} is NULL")))
 }
 
-impl Decode for Option<i64> {
-    fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
+impl Decode for i64 {
+    fn decode_nullable<I: ColIdx>(row: &QueryResult, index: I) -> Result<Option<Self>, Error> {
         int(row, index)
     }
 }
 
-impl Decode for i64 {
-    fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
-        present(int(row, index)?, index)
-    }
-}
-
-impl Decode for Option<bool> {
-    fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
+impl Decode for bool {
+    fn decode_nullable<I: ColIdx>(row: &QueryResult, index: I) -> Result<Option<Self>, Error> {
         Ok(int(row, index)?.map(|n| n != 0))
     }
 }
 
-impl Decode for bool {
-    fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
-        present(int(row, index)?.map(|n| n != 0), index)
-    }
-}
-
-impl Decode for Option<f64> {
-    fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
+impl Decode for f64 {
+    fn decode_nullable<I: ColIdx>(row: &QueryResult, index: I) -> Result<Option<Self>, Error> {
         float(row, index)
     }
 }
 
-impl Decode for f64 {
-    fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
-        present(float(row, index)?, index)
+impl Decode for String {
+    fn decode_nullable<I: ColIdx>(row: &QueryResult, index: I) -> Result<Option<Self>, Error> {
+        row.try_get_by::<Option<String>, I>(index)
     }
 }
 
-macro_rules! plain_decode {
-    ($($t:ty),+) => {$(
-        impl Decode for Option<$t> {
-            fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
-                row.try_get_by::<Option<$t>, I>(index)
-            }
-        }
-        impl Decode for $t {
-            fn decode<I: ColIdx>(row: &QueryResult, index: I) -> Result<Self, Error> {
-                present(row.try_get_by::<Option<$t>, I>(index)?, index)
-            }
-        }
-    )+};
+impl Decode for Vec<u8> {
+    fn decode_nullable<I: ColIdx>(row: &QueryResult, index: I) -> Result<Option<Self>, Error> {
+        row.try_get_by::<Option<Vec<u8>>, I>(index)
+    }
 }
-plain_decode!(String, Vec<u8>);
+
+/// NULL reads as `None`.
+impl<T: Decode> Decode for Option<T> {
+    fn decode_nullable<I: ColIdx>(row: &QueryResult, index: I) -> Result<Option<Self>, Error> {
+        T::decode_nullable(row, index).map(Some)
+    }
+}
 
 /// A value a statement can take as a parameter.
 pub trait Bind {
