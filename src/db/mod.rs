@@ -29,6 +29,7 @@ pub use files::{close_file, open_file};
 mod schema;
 pub mod snapshot;
 mod sql;
+mod values;
 
 /// How many schema steps this build knows.
 pub fn schema_steps() -> usize {
@@ -36,12 +37,12 @@ pub fn schema_steps() -> usize {
 }
 mod writer;
 pub use sea_orm::DatabaseTransaction as Transaction;
-pub(crate) use sql::from_row;
 pub use sql::{
-    Bind, Conn, Decode, Done, Error, FromRow, Query, Row, RowQuery, Rows, database_code,
-    database_message, internal, io_error, is_not_found, is_unique_violation, not_found, query,
-    query_as, query_scalar,
+    Conn, Done, Error, Query, RowQuery, Rows, database_code, database_message, internal, io_error,
+    is_not_found, is_unique_violation, not_found, query, query_as, query_scalar,
 };
+pub(crate) use values::from_row;
+pub use values::{Bind, Decode, FromRow, Row};
 pub use writer::{Fault, WriteTx, WriterHealth, storage_fault};
 
 /// Which engine holds the data; chosen by the scheme of `QUIRE_DATABASE_URL`.
