@@ -286,7 +286,7 @@ async fn migrate_to(config: &Config, target: &str) -> anyhow::Result<()> {
     use std::io::IsTerminal;
     let report =
         crate::ops::migrate_to::migrate_to(config, target, std::io::stderr().is_terminal()).await?;
-    print!("{}", report.table());
+    print!("{}", crate::ops::migrate_to::table(&report));
     let differ = report.mismatched();
     anyhow::ensure!(
         differ.is_empty() && report.committed,

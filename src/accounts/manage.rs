@@ -5,28 +5,11 @@ use super::{AccountError, User, audit, password};
 use crate::db::Db;
 use crate::documents::now_ms;
 
-#[derive(Debug, Clone)]
-pub struct UserRow {
-    pub id: i64,
-    pub username: String,
-    pub is_admin: bool,
-    pub disabled_at: Option<i64>,
-    pub created_at: i64,
-}
-crate::db::from_row!(UserRow {
-    id,
-    username,
-    is_admin,
-    disabled_at,
-    created_at
-});
+use crate::db::accounts as stored;
+pub use crate::db::accounts::{AuditRow, UserRow};
 
 pub async fn list_users(db: &Db) -> Result<Vec<UserRow>, crate::db::Error> {
-    crate::db::query_as(
-        "SELECT id, username, is_admin, disabled_at, created_at FROM users ORDER BY username",
-    )
-    .fetch_all(&db.read)
-    .await
+    stored::list(&db.read).await
 }
 
 async fn hash(pw: &str) -> Result<String, AccountError> {
@@ -50,16 +33,7 @@ async fn set_password(
 ) -> Result<(), AccountError> {
     let hash = hash(new).await?;
     let tx = db.begin_write().await?;
-    crate::db::query("UPDATE users SET password_hash = $1 WHERE id = $2")
-        .bind(hash)
-        .bind(user_id)
-        .execute(&*tx)
-        .await?;
-    crate::db::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2")
-        .bind(user_id)
-        .bind(keep)
-        .execute(&*tx)
-        .await?;
+    stored::set_password(&*tx, user_id, &hash, keep).await?;
     audit(&tx, Some(by), event, &format!("user {user_id}")).await?;
     tx.commit().await?;
     Ok(())
@@ -73,10 +47,7 @@ pub async fn change_password(
     new: &str,
     session_token: &str,
 ) -> Result<(), AccountError> {
-    let stored: String = crate::db::query_scalar("SELECT password_hash FROM users WHERE id = $1")
-        .bind(user.id)
-        .fetch_one(&db.read)
-        .await?;
+    let stored = stored::password_hash(&db.read, user.id).await?;
     let current = current.to_owned();
     let ok = tokio::task::spawn_blocking(move || password::verify(&current, &stored))
         .await
@@ -113,17 +84,7 @@ pub async fn set_disabled(
         ));
     }
     let tx = db.begin_write().await?;
-    crate::db::query("UPDATE users SET disabled_at = $1 WHERE id = $2")
-        .bind(disabled.then(now_ms))
-        .bind(user_id)
-        .execute(&*tx)
-        .await?;
-    if disabled {
-        crate::db::query("DELETE FROM sessions WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&*tx)
-            .await?;
-    }
+    stored::set_disabled(&*tx, user_id, disabled.then(now_ms)).await?;
     let event = if disabled {
         "user.disabled"
     } else {
@@ -134,26 +95,6 @@ pub async fn set_disabled(
     Ok(())
 }
 
-#[derive(Debug, Clone)]
-pub struct AuditRow {
-    pub at: i64,
-    pub username: Option<String>,
-    pub event: String,
-    pub detail: String,
-}
-crate::db::from_row!(AuditRow {
-    at,
-    username,
-    event,
-    detail
-});
-
 pub async fn audit_log(db: &Db, limit: i64) -> Result<Vec<AuditRow>, crate::db::Error> {
-    crate::db::query_as(
-        "SELECT a.at, u.username, a.event, a.detail FROM audit_log a
-         LEFT JOIN users u ON u.id = a.user_id ORDER BY a.id DESC LIMIT $1",
-    )
-    .bind(limit)
-    .fetch_all(&db.read)
-    .await
+    stored::audit_log(&db.read, limit).await
 }

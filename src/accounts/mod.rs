@@ -18,17 +18,8 @@ pub use crate::db::audit;
 use crate::documents::now_ms;
 pub use crate::random::random_token;
 
-#[derive(Debug, Clone)]
-pub struct User {
-    pub id: i64,
-    pub username: String,
-    pub is_admin: bool,
-}
-crate::db::from_row!(User {
-    id,
-    username,
-    is_admin
-});
+use crate::db::accounts as stored;
+pub use crate::db::accounts::User;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
@@ -87,29 +78,19 @@ pub async fn create_user(
         .map_err(|e| AccountError::Hash(e.to_string()))?
         .map_err(|e| AccountError::Hash(e.to_string()))?;
     let tx = db.begin_write().await?;
-    let created = crate::db::query_as(
-        "INSERT INTO users (username, password_hash, is_admin, created_at)
-         VALUES ($1, $2, $3, $4) RETURNING id, username, is_admin",
-    )
-    .bind(&username)
-    .bind(hash)
-    .bind(i64::from(is_admin))
-    .bind(now_ms())
-    .fetch_one(&*tx)
-    .await
-    .map_err(|e| match &e {
-        e if crate::db::is_unique_violation(e) => AccountError::Taken,
-        _ => AccountError::Db(e),
-    })?;
+    let created = stored::insert(&*tx, &username, &hash, is_admin, now_ms())
+        .await
+        .map_err(|e| match &e {
+            e if crate::db::is_unique_violation(e) => AccountError::Taken,
+            _ => AccountError::Db(e),
+        })?;
     audit(&tx, None, "user.created", &username).await?;
     tx.commit().await?;
     Ok(created)
 }
 
 pub async fn user_count(db: &Db) -> Result<i64, crate::db::Error> {
-    crate::db::query_scalar("SELECT count(*) FROM users")
-        .fetch_one(&db.read)
-        .await
+    stored::count(&db.read).await
 }
 
 /// Checks a username and password. Each attempt is counted before the password is
@@ -127,34 +108,23 @@ pub async fn authenticate(
     let mut tx = db.begin_write().await?;
     throttle::count_attempt(&mut tx, &account_key, &address_key, now).await?;
     tx.commit().await?;
-    let row: Option<(i64, String, bool, String, Option<i64>)> = crate::db::query_as(
-        "SELECT id, username, is_admin, password_hash, disabled_at FROM users WHERE lower(username) = lower($1)",
-    )
-    .bind(username.trim())
-    .fetch_optional(&db.read)
-    .await?;
-    let stored = row
-        .as_ref()
-        .map_or_else(|| password::dummy_hash().to_owned(), |r| r.3.clone());
-    let matches = throttle::verify(password.to_owned(), stored).await?;
+    let row = stored::credentials(&db.read, username.trim()).await?;
+    let hash = row.as_ref().map_or_else(
+        || password::dummy_hash().to_owned(),
+        |r| r.password_hash.clone(),
+    );
+    let matches = throttle::verify(password.to_owned(), hash).await?;
     let mut tx = db.begin_write().await?;
     let result = match row {
-        Some((id, username, is_admin, _, None)) if matches => {
+        Some(found) if matches && found.disabled_at.is_none() => {
             throttle::forgive(&mut tx, &account_key, &address_key, now).await?;
-            audit(&tx, Some(id), "login.ok", address).await?;
-            Ok(User {
-                id,
-                username,
-                is_admin,
-            })
+            audit(&tx, Some(found.user.id), "login.ok", address).await?;
+            Ok(found.user)
         }
         other => {
-            crate::db::query("DELETE FROM login_failures WHERE at < $1")
-                .bind(now - throttle::WINDOW_MS)
-                .execute(&*tx)
-                .await?;
+            stored::failures::expire(&*tx, now - throttle::WINDOW_MS).await?;
             let detail = format!("{} from {address}", username.trim());
-            audit(&tx, other.map(|r| r.0), "login.failed", &detail).await?;
+            audit(&tx, other.map(|r| r.user.id), "login.failed", &detail).await?;
             Err(AccountError::WrongCredentials)
         }
     };

@@ -4,20 +4,18 @@
 
 use super::{AccountError, User, audit, check_username};
 use crate::db::Db;
+use crate::db::accounts as stored;
 
 pub async fn rename(db: &Db, admin: &User, user_id: i64, new: &str) -> Result<(), AccountError> {
     let name = check_username(new)?;
     let tx = db.begin_write().await?;
-    let done = crate::db::query("UPDATE users SET username = $1 WHERE id = $2")
-        .bind(&name)
-        .bind(user_id)
-        .execute(&*tx)
+    let found = stored::rename(&*tx, user_id, &name)
         .await
         .map_err(|e| match &e {
             e if crate::db::is_unique_violation(e) => AccountError::Taken,
             _ => AccountError::Db(e),
         })?;
-    if done.rows_affected() == 0 {
+    if !found {
         return Err(AccountError::Invalid("There is no such account.".into()));
     }
     audit(
@@ -45,11 +43,7 @@ pub async fn set_admin(
         ));
     }
     let tx = db.begin_write().await?;
-    crate::db::query("UPDATE users SET is_admin = $1 WHERE id = $2")
-        .bind(i64::from(is_admin))
-        .bind(user_id)
-        .execute(&*tx)
-        .await?;
+    stored::set_admin(&*tx, user_id, is_admin).await?;
     let event = if is_admin {
         "user.promoted"
     } else {
@@ -74,36 +68,14 @@ pub async fn delete(db: &Db, admin: &User, user_id: i64, heir: i64) -> Result<()
         ));
     }
     let tx = db.begin_write().await?;
-    let names: Vec<(i64, String)> =
-        crate::db::query_as("SELECT id, username FROM users WHERE id = $1 OR id = $2")
-            .bind(user_id)
-            .bind(heir)
-            .fetch_all(&*tx)
-            .await?;
+    let names = stored::names(&*tx, [user_id, heir]).await?;
     let name_of = |id: i64| names.iter().find(|(i, _)| *i == id).map(|(_, n)| n.clone());
     let (Some(gone), Some(heir_name)) = (name_of(user_id), name_of(heir)) else {
         return Err(AccountError::Invalid(
             "There is no such account to delete or to receive the documents.".into(),
         ));
     };
-    let moved = crate::db::query("UPDATE documents SET owner_id = $1 WHERE owner_id = $2")
-        .bind(heir)
-        .bind(user_id)
-        .execute(&*tx)
-        .await?
-        .rows_affected();
-    // The heir owns these now: a share with them would only repeat that.
-    crate::db::query(
-        "DELETE FROM document_shares WHERE user_id = $1
-         AND doc_seq IN (SELECT seq FROM documents WHERE owner_id = $1)",
-    )
-    .bind(heir)
-    .execute(&*tx)
-    .await?;
-    crate::db::query("DELETE FROM users WHERE id = $1")
-        .bind(user_id)
-        .execute(&*tx)
-        .await?;
+    let moved = stored::delete_to_heir(&*tx, user_id, heir).await?;
     audit(
         &tx,
         Some(admin.id),

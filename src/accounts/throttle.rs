@@ -10,6 +10,7 @@ use tokio::sync::Semaphore;
 
 use super::AccountError;
 use crate::db::WriteTx;
+use crate::db::accounts::failures;
 
 pub(super) const WINDOW_MS: i64 = 15 * 60 * 1000;
 /// Failures an account takes without delay; after them each attempt waits.
@@ -36,17 +37,8 @@ pub(super) async fn count_attempt(
     address_key: &str,
     now: i64,
 ) -> Result<(), AccountError> {
-    let (by_account, last, by_address): (i64, i64, i64) = crate::db::query_as(
-        "SELECT coalesce(sum(CASE WHEN key = $1 THEN 1 ELSE 0 END), 0),
-                coalesce(max(CASE WHEN key = $1 THEN at ELSE 0 END), 0),
-                coalesce(sum(CASE WHEN key = $2 THEN 1 ELSE 0 END), 0)
-         FROM login_failures WHERE key IN ($1, $2) AND at > $3",
-    )
-    .bind(account_key)
-    .bind(address_key)
-    .bind(now - WINDOW_MS)
-    .fetch_one(&**tx)
-    .await?;
+    let (by_account, last, by_address) =
+        failures::counts(&**tx, account_key, address_key, now - WINDOW_MS).await?;
     if by_address >= MAX_PER_ADDRESS {
         return Err(AccountError::RateLimited {
             seconds: WINDOW_MS / 1000,
@@ -58,11 +50,7 @@ pub(super) async fn count_attempt(
         });
     }
     for key in [account_key, address_key] {
-        crate::db::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
-            .bind(key)
-            .bind(now)
-            .execute(&**tx)
-            .await?;
+        failures::insert(&**tx, key, now).await?;
     }
     Ok(())
 }
@@ -75,13 +63,7 @@ pub(super) async fn forgive(
     address_key: &str,
     now: i64,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query("DELETE FROM login_failures WHERE key = $1 OR (key = $2 AND at = $3)")
-        .bind(account_key)
-        .bind(address_key)
-        .bind(now)
-        .execute(&**tx)
-        .await?;
-    Ok(())
+    failures::forgive(&**tx, account_key, address_key, now).await
 }
 
 fn slots() -> &'static Semaphore {

@@ -7,19 +7,8 @@ use super::{AccountError, User, audit, random_token};
 use crate::db::Db;
 use crate::documents::now_ms;
 
-#[derive(Debug, Clone)]
-pub struct TokenRow {
-    pub id: i64,
-    pub name: String,
-    pub created_at: i64,
-    pub last_used_at: Option<i64>,
-}
-crate::db::from_row!(TokenRow {
-    id,
-    name,
-    created_at,
-    last_used_at
-});
+use crate::db::accounts::tokens as stored;
+pub use crate::db::accounts::tokens::TokenRow;
 
 fn hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
@@ -35,43 +24,22 @@ pub async fn create(db: &Db, user: &User, name: &str) -> Result<String, AccountE
     }
     let token = format!("qt_{}", random_token());
     let tx = db.begin_write().await?;
-    crate::db::query(
-        "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(user.id)
-    .bind(name)
-    .bind(hash(&token))
-    .bind(now_ms())
-    .execute(&*tx)
-    .await?;
+    stored::insert(&*tx, user.id, name, &hash(&token), now_ms()).await?;
     audit(&tx, Some(user.id), "token.created", name).await?;
     tx.commit().await?;
     Ok(token)
 }
 
 pub async fn list(db: &Db, user: &User) -> Result<Vec<TokenRow>, crate::db::Error> {
-    crate::db::query_as(
-        "SELECT id, name, created_at, last_used_at FROM api_tokens
-         WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id DESC",
-    )
-    .bind(user.id)
-    .fetch_all(&db.read)
-    .await
+    stored::list(&db.read, user.id).await
 }
 
 pub async fn revoke(db: &Db, user: &User, id: i64) -> Result<bool, crate::db::Error> {
     let tx = db.begin_write().await?;
-    let done = crate::db::query(
-        "UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL",
-    )
-    .bind(now_ms())
-    .bind(id)
-    .bind(user.id)
-    .execute(&*tx)
-    .await?;
+    let revoked = stored::revoke(&*tx, user.id, id, now_ms()).await?;
     audit(&tx, Some(user.id), "token.revoked", &id.to_string()).await?;
     tx.commit().await?;
-    Ok(done.rows_affected() == 1)
+    Ok(revoked)
 }
 
 /// The enabled user a bearer token belongs to. Use is logged at most hourly.
@@ -80,31 +48,16 @@ pub async fn user_for(db: &Db, token: &str) -> Result<Option<User>, crate::db::E
         return Ok(None);
     }
     let h = hash(token);
-    let row: Option<(i64, String, bool, i64, Option<i64>)> = crate::db::query_as(
-        "SELECT u.id, u.username, u.is_admin, t.id, t.last_used_at FROM api_tokens t
-         JOIN users u ON u.id = t.user_id
-         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.disabled_at IS NULL",
-    )
-    .bind(&h)
-    .fetch_optional(&db.read)
-    .await?;
-    let Some((id, username, is_admin, token_id, last_used)) = row else {
+    let Some(holder) = stored::holder(&db.read, &h).await? else {
         return Ok(None);
     };
     let now = now_ms();
-    if last_used.is_none_or(|t| now - t > 3_600_000) {
+    if holder.last_used_at.is_none_or(|t| now - t > 3_600_000) {
         let tx = db.begin_write().await?;
-        crate::db::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2")
-            .bind(now)
-            .bind(token_id)
-            .execute(&*tx)
-            .await?;
-        audit(&tx, Some(id), "token.used", &token_id.to_string()).await?;
+        stored::mark_used(&*tx, holder.token_id, now).await?;
+        let detail = holder.token_id.to_string();
+        audit(&tx, Some(holder.user.id), "token.used", &detail).await?;
         tx.commit().await?;
     }
-    Ok(Some(User {
-        id,
-        username,
-        is_admin,
-    }))
+    Ok(Some(holder.user))
 }

@@ -22,9 +22,13 @@ use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 
 use crate::config::{Config, Durability};
 
+pub mod accounts;
 mod audit_log;
+pub mod copy;
+pub mod documents;
 pub mod entity;
 mod files;
+pub mod search;
 pub use files::{close_file, open_file};
 mod schema;
 pub mod snapshot;
@@ -38,11 +42,11 @@ pub fn schema_steps() -> usize {
 mod writer;
 pub use sea_orm::DatabaseTransaction as Transaction;
 pub use sql::{
-    Conn, Done, Error, Query, RowQuery, Rows, database_code, database_message, internal, io_error,
+    Conn, Done, Query, RowQuery, Rows, database_code, database_message, internal, io_error,
     is_not_found, is_unique_violation, not_found, query, query_as, query_scalar,
 };
 pub(crate) use values::from_row;
-pub use values::{Bind, Decode, FromRow, Row};
+pub use values::{Bind, Decode, Error, FromRow, Row};
 pub use writer::{Fault, WriteTx, WriterHealth, storage_fault};
 
 /// Which engine holds the data; chosen by the scheme of `QUIRE_DATABASE_URL`.

@@ -8,14 +8,11 @@ use std::sync::Arc;
 
 use futures_util::{Stream, StreamExt};
 
-use super::values::{Bind, Decode, FromRow, Row};
+use super::values::{Bind, Decode, Error, FromRow, Row};
 use sea_orm::{
     ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, QueryResult, RuntimeErr,
     Statement, StreamTrait, Value,
 };
-
-/// Every database error quire sees.
-pub type Error = DbErr;
 
 /// Where statements run: a pool, or a transaction (quire's `WriteTx` too).
 pub trait Conn: Sync {

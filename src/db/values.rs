@@ -5,7 +5,8 @@
 
 use sea_orm::{ColIdx, DbErr, QueryResult, Value};
 
-use super::sql::Error;
+/// Every database error quire sees.
+pub type Error = DbErr;
 
 /// One row of a result, read by column name or position.
 #[derive(Debug)]

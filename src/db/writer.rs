@@ -10,7 +10,8 @@ use std::time::Duration;
 use sea_orm::DatabaseTransaction;
 use sqlx::Connection;
 
-use super::sql::{Error, driver_error, io_error, query};
+use super::sql::{driver_error, io_error, query};
+use super::values::Error;
 
 /// Why the disk refused a write.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,11 +1,12 @@
 //! Who may do what with a document, decided in one place. Every domain operation
-//! asks `authorize` (or filters lists with `VISIBLE`) before it touches a row.
+//! asks `authorize` (or lists filter with `db::documents::visible`) before it touches a row.
 //! `actor = None` is quire itself (command-line tools): full access. A document
 //! with no owner (imported before there was an admin) is open to every signed-in
 //! user to read and edit, but owner acts (share, publish, delete) need an owner.
 
 use super::{DocError, DocId, Document};
 use crate::db::Db;
+use crate::db::documents::shares;
 
 /// Who is acting: recorded as a document's owner and on each revision.
 #[derive(Clone, Copy, Debug)]
@@ -34,39 +35,6 @@ impl Access {
     }
 }
 
-/// The viewer's access to `documents` rows, with the viewer's id as `$2`.
-const ACCESS_SQL: &str = "CASE
-    WHEN $2 IS NULL OR owner_id = $2 THEN 3
-    WHEN owner_id IS NULL OR visibility = 'edit' OR EXISTS (SELECT 1 FROM document_shares s
-        WHERE s.doc_seq = documents.seq AND s.user_id = $2 AND s.can_edit = 1) THEN 2
-    WHEN visibility = 'read' OR EXISTS (SELECT 1 FROM document_shares s
-        WHERE s.doc_seq = documents.seq AND s.user_id = $2) THEN 1
-    ELSE 0 END";
-
-/// Who else sees a document, as two columns: how many people it is shared with
-/// by name, and its owner's name; `doc` names the documents table or its alias.
-pub fn sharing_columns(doc: &str) -> String {
-    format!(
-        "(SELECT COUNT(*) FROM document_shares sw WHERE sw.doc_seq = {doc}.seq) AS shared_with,
-         (SELECT username FROM users ow WHERE ow.id = {doc}.owner_id) AS owner_name"
-    )
-}
-
-/// A `WHERE` condition for listings and search: rows the viewer (`?V`, replaced by
-/// the caller's placeholder) may read. `d` is the documents alias.
-pub fn visible(viewer_param: &str) -> String {
-    format!(
-        "({v} IS NULL OR d.owner_id IS NULL OR d.owner_id = {v} OR d.visibility <> 'private'
-          OR EXISTS (SELECT 1 FROM document_shares s WHERE s.doc_seq = d.seq AND s.user_id = {v}))",
-        v = viewer_param
-    )
-}
-
-/// Rows the viewer owns (the trash shows, and emptying it deletes, only these).
-pub fn owned(viewer_param: &str) -> String {
-    format!("({v} IS NULL OR d.owner_id = {v})", v = viewer_param)
-}
-
 pub fn viewer(actor: Option<Actor<'_>>) -> Option<i64> {
     actor.map(|a| a.user_id)
 }
@@ -79,15 +47,7 @@ pub async fn authorize(
     actor: Option<Actor<'_>>,
     need: Access,
 ) -> Result<Document, DocError> {
-    let found: Option<Document> = crate::db::query_as::<Document>(format!(
-        "SELECT {}, {ACCESS_SQL} AS access, {} FROM documents WHERE id = $1",
-        super::row::COLUMNS,
-        sharing_columns("documents")
-    ))
-    .bind(id.as_str())
-    .bind(viewer(actor))
-    .fetch_optional(ex)
-    .await?;
+    let found = crate::db::documents::find_with_access(ex, id.as_str(), viewer(actor)).await?;
     check(found, need)
 }
 
@@ -101,42 +61,10 @@ pub fn check(found: Option<Document>, need: Access) -> Result<Document, DocError
     }
 }
 
-/// Columns of a document and the viewer's `access` to it, for a query that joins
-/// `documents` to a row naming the viewer's id as `viewer_expr` (one round trip
-/// for the session and the page, see `accounts::session_user_with_document`).
-pub fn document_with_access(viewer_expr: &str) -> String {
-    format!(
-        "{}, {} AS access, {}",
-        super::row::COLUMNS
-            .split(", ")
-            .map(|c| format!("documents.{c}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        ACCESS_SQL.replace("$2", viewer_expr),
-        sharing_columns("documents")
-    )
-}
-
-#[derive(Debug, Clone)]
-pub struct Share {
-    pub user_id: i64,
-    pub username: String,
-    pub can_edit: bool,
-}
-crate::db::from_row!(Share {
-    user_id,
-    username,
-    can_edit
-});
+pub use crate::db::documents::shares::Share;
 
 pub async fn shares(db: &Db, doc_seq: i64) -> Result<Vec<Share>, crate::db::Error> {
-    crate::db::query_as(
-        "SELECT s.user_id, u.username, s.can_edit FROM document_shares s
-         JOIN users u ON u.id = s.user_id WHERE s.doc_seq = $1 ORDER BY u.username",
-    )
-    .bind(doc_seq)
-    .fetch_all(&db.read)
-    .await
+    crate::db::documents::shares::list(&db.read, doc_seq).await
 }
 
 /// What the owner can change about who sees a document.
@@ -160,31 +88,15 @@ pub async fn change(
             if !matches!(v, "private" | "read" | "edit") {
                 return Err(DocError::Invalid(format!("Unknown visibility {v:?}.")));
             }
-            crate::db::query("UPDATE documents SET visibility = $1 WHERE seq = $2")
-                .bind(v)
-                .bind(doc.seq)
-                .execute(&*tx)
-                .await?;
+            shares::set_visibility(&*tx, doc.seq, v).await?;
             format!("{} visibility {v}", doc.id)
         }
         Change::Share { username, can_edit } => {
-            let user: Option<i64> =
-                crate::db::query_scalar("SELECT id FROM users WHERE lower(username) = lower($1)")
-                    .bind(username.trim())
-                    .fetch_optional(&*tx)
-                    .await?;
+            let user = crate::db::accounts::id_by_name(&*tx, username.trim()).await?;
             let user = user.ok_or_else(|| {
                 DocError::Invalid(format!("There is no user called {:?}.", username.trim()))
             })?;
-            crate::db::query(
-                "INSERT INTO document_shares (doc_seq, user_id, can_edit) VALUES ($1, $2, $3)
-                 ON CONFLICT (doc_seq, user_id) DO UPDATE SET can_edit = excluded.can_edit",
-            )
-            .bind(doc.seq)
-            .bind(user)
-            .bind(i64::from(can_edit))
-            .execute(&*tx)
-            .await?;
+            shares::put(&*tx, doc.seq, user, can_edit).await?;
             format!(
                 "{} shared with {} ({})",
                 doc.id,
@@ -193,20 +105,12 @@ pub async fn change(
             )
         }
         Change::Unshare { user_id } => {
-            crate::db::query("DELETE FROM document_shares WHERE doc_seq = $1 AND user_id = $2")
-                .bind(doc.seq)
-                .bind(user_id)
-                .execute(&*tx)
-                .await?;
+            shares::remove(&*tx, doc.seq, user_id).await?;
             format!("{} unshared from user {user_id}", doc.id)
         }
         Change::PublicLink(on) => {
             let token = on.then(crate::random::random_token);
-            crate::db::query("UPDATE documents SET public_token = $1 WHERE seq = $2")
-                .bind(token)
-                .bind(doc.seq)
-                .execute(&*tx)
-                .await?;
+            shares::set_public_token(&*tx, doc.seq, token.as_deref()).await?;
             format!(
                 "{} public link {}",
                 doc.id,
@@ -224,13 +128,8 @@ pub async fn find_public(db: &Db, token: &str) -> Result<Document, DocError> {
     if token.len() != 64 {
         return Err(DocError::NotFound);
     }
-    let doc = crate::db::query_as(format!(
-        "SELECT {} FROM documents WHERE public_token = $1 AND deleted_at IS NULL",
-        super::row::COLUMNS
-    ))
-    .bind(token)
-    .fetch_optional(&db.read)
-    .await?
-    .ok_or(DocError::NotFound)?;
+    let doc = crate::db::documents::find_public(&db.read, token)
+        .await?
+        .ok_or(DocError::NotFound)?;
     super::fresh_html(db, doc).await
 }

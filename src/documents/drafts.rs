@@ -5,25 +5,12 @@
 use super::{Access, Actor, DocError, DocId, Document, MAX_TITLE_CHARS, access, now_ms};
 use crate::db::Db;
 
-#[derive(Debug, Clone)]
-pub struct Draft {
-    pub title: String,
-    pub body: String,
-    pub base_version: i64,
-    pub updated_at: i64,
-}
-crate::db::from_row!(Draft {
-    title,
-    body,
-    base_version,
-    updated_at
-});
+use crate::db::documents::drafts as stored;
+pub use crate::db::documents::drafts::Draft;
 
-impl Draft {
-    /// True when the draft holds nothing the document doesn't already say.
-    pub fn matches(&self, doc: &Document) -> bool {
-        self.title.trim() == doc.title && self.body == doc.body
-    }
+/// True when the draft holds nothing the document doesn't already say.
+pub fn repeats(draft: &Draft, doc: &Document) -> bool {
+    draft.title.trim() == doc.title && draft.body == doc.body
 }
 
 /// Keeps the user's unsaved text. Half-typed titles are fine here (even empty);
@@ -50,22 +37,13 @@ pub async fn put(
     if doc.deleted_at.is_some() {
         return Err(DocError::NotFound);
     }
-    let draft: Draft = crate::db::query_as(
-        "INSERT INTO drafts (doc_seq, user_id, title, body, base_version, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (doc_seq, user_id) DO UPDATE SET title = excluded.title,
-             body = excluded.body, base_version = excluded.base_version,
-             updated_at = excluded.updated_at
-         RETURNING title, body, base_version, updated_at",
-    )
-    .bind(doc.seq)
-    .bind(actor.user_id)
-    .bind(title)
-    .bind(super::as_stored(body).into_owned())
-    .bind(base_version.clamp(1, doc.version))
-    .bind(now_ms())
-    .fetch_one(&*tx)
-    .await?;
+    let draft = Draft {
+        title: title.to_owned(),
+        body: super::as_stored(body).into_owned(),
+        base_version: base_version.clamp(1, doc.version),
+        updated_at: now_ms(),
+    };
+    let draft = stored::put(&*tx, doc.seq, actor.user_id, &draft).await?;
     tx.commit().await?;
     Ok(draft)
 }
@@ -76,14 +54,7 @@ pub async fn find(
     doc_seq: i64,
     user_id: i64,
 ) -> Result<Option<Draft>, crate::db::Error> {
-    crate::db::query_as(
-        "SELECT title, body, base_version, updated_at FROM drafts
-         WHERE doc_seq = $1 AND user_id = $2",
-    )
-    .bind(doc_seq)
-    .bind(user_id)
-    .fetch_optional(ex)
-    .await
+    stored::find(ex, doc_seq, user_id).await
 }
 
 /// The user's draft worth offering back: one that says something the document
@@ -92,7 +63,7 @@ pub async fn offer(db: &Db, doc: &Document, actor: Actor<'_>) -> Result<Option<D
     let Some(draft) = find(&db.read, doc.seq, actor.user_id).await? else {
         return Ok(None);
     };
-    if draft.matches(doc) {
+    if repeats(&draft, doc) {
         let tx = db.begin_write().await?;
         remove(&tx, doc.seq, actor.user_id).await?;
         tx.commit().await?;
@@ -116,10 +87,5 @@ pub(super) async fn remove(
     doc_seq: i64,
     user_id: i64,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query("DELETE FROM drafts WHERE doc_seq = $1 AND user_id = $2")
-        .bind(doc_seq)
-        .bind(user_id)
-        .execute(conn)
-        .await?;
-    Ok(())
+    stored::remove(conn, doc_seq, user_id).await
 }

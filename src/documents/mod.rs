@@ -5,7 +5,6 @@ pub mod access;
 pub mod bulk;
 mod cjk;
 pub mod drafts;
-pub mod dump;
 mod escape;
 mod headings;
 mod highlight;
@@ -14,15 +13,15 @@ mod id;
 pub mod merge;
 mod render;
 mod revisions;
-mod row;
 mod saving;
 mod search;
 mod search_pg;
 mod search_query;
 mod snippet;
-mod store;
 mod tasks;
 
+use crate::db::documents as store;
+pub use crate::db::documents::{Document, Summary, dump};
 pub use access::{Access, Actor};
 pub use drafts::Draft;
 pub use history::{Diff, DiffLine, LineKind, history, restore_revision, revision, revision_diff};
@@ -33,7 +32,6 @@ pub use revisions::Revision;
 pub use saving::{Conflicted, Saved, save};
 pub use search::search;
 pub use search_query::{Found, Hit};
-pub use store::{Document, Summary};
 pub use tasks::set_task;
 
 pub use crate::clock::now_ms;
@@ -203,7 +201,19 @@ async fn insert_new(
     now: i64,
 ) -> Result<Document, DocError> {
     let owner = actor.map(|a| a.user_id);
-    let created = store::insert(tx, &DocId::random(), doc, html, owner, now).await?;
+    let id = DocId::random();
+    let cjk = cjk::index_text(&doc.title, &doc.body);
+    let row = store::NewRow {
+        id: id.as_str(),
+        title: &doc.title,
+        body: &doc.body,
+        html,
+        render_version: RENDER_VERSION,
+        cjk: &cjk,
+        owner,
+        now,
+    };
+    let created = store::insert(tx, row).await?;
     let author = actor.map(|a| a.name);
     revisions::record(tx, created.seq, 1, &doc.title, &doc.body, None, author, now).await?;
     Ok(created)
@@ -251,7 +261,7 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
     doc.html = tokio::task::spawn_blocking(move || render_markdown(&body))
         .await
         .map_err(|e| DocError::Internal(e.into()))?;
-    store::set_rendered(&db.write, doc.seq, doc.version, &doc.html).await?;
+    store::set_rendered(&db.write, doc.seq, doc.version, &doc.html, RENDER_VERSION).await?;
     doc.render_version = RENDER_VERSION;
     Ok(doc)
 }
@@ -289,7 +299,16 @@ pub(super) async fn save_over(
     html: &str,
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
-    let saved = store::update(tx, current, doc, html, now_ms()).await?;
+    let cjk = cjk::index_text(&doc.title, &doc.body);
+    let next = store::NextVersion {
+        title: &doc.title,
+        body: &doc.body,
+        html,
+        render_version: RENDER_VERSION,
+        cjk: &cjk,
+        now: now_ms(),
+    };
+    let saved = store::update(tx, current, next).await?;
     revisions::record(
         tx,
         saved.seq,
@@ -308,7 +327,7 @@ pub(super) async fn save_over(
 pub async fn trash(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
     access::authorize(&*tx, id, actor, Access::Own).await?;
-    if !store::set_deleted(&tx, id, Some(now_ms())).await? {
+    if !store::set_deleted(&tx, id.as_str(), Some(now_ms())).await? {
         return Err(DocError::NotFound);
     }
     tx.commit().await?;
@@ -318,7 +337,7 @@ pub async fn trash(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), 
 pub async fn restore(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
     access::authorize(&*tx, id, actor, Access::Own).await?;
-    if !store::set_deleted(&tx, id, None).await? {
+    if !store::set_deleted(&tx, id.as_str(), None).await? {
         return Err(DocError::NotFound);
     }
     tx.commit().await?;

@@ -1,39 +1,9 @@
-//! Revision storage. A body is stored once per document (keyed by SHA-256), zstd
-//! compressed against the text it replaced, so a one-line edit costs bytes; every
-//! `SNAPSHOT_EVERY` steps it is stored whole, so reading any revision decompresses
-//! a bounded chain.
+//! Revisions as the domain sees them: what changed between two texts. How they
+//! are stored (deltas, snapshots, hashes) is `db::documents::revisions`.
 
-use sha2::{Digest, Sha256};
 use similar::{ChangeTag, TextDiff};
 
-pub const SNAPSHOT_EVERY: i64 = 32;
-const LEVEL: i32 = 3;
-
-#[derive(Debug, Clone)]
-pub struct Revision {
-    pub rev: i64,
-    pub title: String,
-    pub size: i64,
-    pub added: i64,
-    pub removed: i64,
-    pub author: Option<String>,
-    pub created_at: i64,
-    pub text_hash: Vec<u8>,
-}
-crate::db::from_row!(Revision {
-    rev,
-    title,
-    size,
-    added,
-    removed,
-    author,
-    created_at,
-    text_hash
-});
-
-pub fn hash(text: &str) -> Vec<u8> {
-    Sha256::digest(text.as_bytes()).to_vec()
-}
+pub use crate::db::documents::revisions::{Revision, find, list, text};
 
 /// Lines added and removed going from `old` to `new`.
 pub fn line_changes(old: &str, new: &str) -> (i64, i64) {
@@ -46,43 +16,6 @@ pub fn line_changes(old: &str, new: &str) -> (i64, i64) {
             ChangeTag::Delete => (a, r + 1),
             ChangeTag::Equal => (a, r),
         })
-}
-
-thread_local! {
-    /// Making a zstd context costs more than compressing a small text with it.
-    static PLAIN: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-pub(super) fn compress(text: &str, base: Option<&str>) -> std::io::Result<Vec<u8>> {
-    match base {
-        Some(base) => zstd::bulk::Compressor::with_dictionary(LEVEL, base.as_bytes())?
-            .compress(text.as_bytes()),
-        None => PLAIN.with_borrow_mut(|slot| {
-            if slot.is_none() {
-                *slot = Some(zstd::bulk::Compressor::new(LEVEL)?);
-            }
-            match slot {
-                Some(c) => c.compress(text.as_bytes()),
-                None => zstd::bulk::compress(text.as_bytes(), LEVEL),
-            }
-        }),
-    }
-}
-
-pub(super) fn decompress(
-    data: &[u8],
-    base: Option<&[u8]>,
-    raw_size: usize,
-) -> std::io::Result<Vec<u8>> {
-    match base {
-        Some(base) => zstd::bulk::Decompressor::with_dictionary(base)?.decompress(data, raw_size),
-        None => zstd::bulk::decompress(data, raw_size),
-    }
-}
-
-fn io_err(e: std::io::Error) -> crate::db::Error {
-    crate::db::io_error(e)
 }
 
 /// Appends revision `rev` of a document, inside the caller's transaction. `prev` is
@@ -98,139 +31,27 @@ pub async fn record(
     author: Option<&str>,
     now: i64,
 ) -> Result<(), crate::db::Error> {
-    let text_hash = hash(body);
-    let known: Option<i64> = crate::db::query_scalar(
-        "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
-    )
-    .bind(doc_seq)
-    .bind(&text_hash)
-    .fetch_optional(conn)
-    .await?;
-    if known.is_none() {
-        let base = match prev {
-            Some(prev) => {
-                let prev_hash = hash(prev);
-                let depth: Option<i64> = crate::db::query_scalar(
-                    "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
-                )
-                .bind(doc_seq)
-                .bind(&prev_hash)
-                .fetch_optional(conn)
-                .await?;
-                depth
-                    .filter(|d| d + 1 < SNAPSHOT_EVERY)
-                    .map(|d| (prev, prev_hash, d + 1))
-            }
-            None => None,
-        };
-        let data = compress(body, base.as_ref().map(|b| b.0)).map_err(io_err)?;
-        crate::db::query(
-            "INSERT INTO revision_texts (doc_seq, hash, base, depth, raw_size, data)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(doc_seq)
-        .bind(&text_hash)
-        .bind(base.as_ref().map(|b| b.1.clone()))
-        .bind(base.as_ref().map_or(0, |b| b.2))
-        .bind(body.len() as i64)
-        .bind(data)
-        .execute(conn)
-        .await?;
-    }
     let (added, removed) = line_changes(prev.unwrap_or(""), body);
-    crate::db::query(
-        "INSERT INTO revisions (doc_seq, rev, title, text_hash, size, added, removed, author, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    crate::db::documents::revisions::record(
+        conn,
+        crate::db::documents::revisions::NewRevision {
+            doc_seq,
+            rev,
+            title,
+            body,
+            prev,
+            added,
+            removed,
+            author,
+            now,
+        },
     )
-    .bind(doc_seq)
-    .bind(rev)
-    .bind(title)
-    .bind(&text_hash)
-    .bind(body.len() as i64)
-    .bind(added)
-    .bind(removed)
-    .bind(author)
-    .bind(now)
-    .execute(conn)
-    .await?;
-    Ok(())
-}
-
-const REVISION_COLUMNS: &str = "rev, title, size, added, removed, author, created_at, text_hash";
-
-pub async fn list(
-    ex: &impl crate::db::Conn,
-    doc_seq: i64,
-    page: i64,
-    size: i64,
-) -> Result<Vec<Revision>, crate::db::Error> {
-    crate::db::query_as(format!(
-        "SELECT {REVISION_COLUMNS} FROM revisions WHERE doc_seq = $1
-         ORDER BY rev DESC LIMIT $2 OFFSET $3"
-    ))
-    .bind(doc_seq)
-    .bind(size + 1)
-    .bind((page - 1) * size)
-    .fetch_all(ex)
     .await
-}
-
-pub async fn find(
-    ex: &impl crate::db::Conn,
-    doc_seq: i64,
-    rev: i64,
-) -> Result<Option<Revision>, crate::db::Error> {
-    crate::db::query_as(format!(
-        "SELECT {REVISION_COLUMNS} FROM revisions WHERE doc_seq = $1 AND rev = $2"
-    ))
-    .bind(doc_seq)
-    .bind(rev)
-    .fetch_optional(ex)
-    .await
-}
-
-/// The full text stored under `hash`: one query fetches the chain back to its
-/// snapshot, then each delta is applied forward.
-pub async fn text(
-    ex: &impl crate::db::Conn,
-    doc_seq: i64,
-    hash: &[u8],
-) -> Result<String, crate::db::Error> {
-    let chain: Vec<(Vec<u8>, i64)> = crate::db::query_as(
-        "WITH RECURSIVE chain (hash, base, data, raw_size, n) AS (
-             SELECT hash, base, data, raw_size, 0 FROM revision_texts
-             WHERE doc_seq = $1 AND hash = $2
-             UNION ALL
-             SELECT t.hash, t.base, t.data, t.raw_size, chain.n + 1
-             FROM revision_texts t JOIN chain ON t.doc_seq = $1 AND t.hash = chain.base
-         )
-         SELECT data, raw_size FROM chain ORDER BY n DESC",
-    )
-    .bind(doc_seq)
-    .bind(hash)
-    .fetch_all(ex)
-    .await?;
-    let mut text: Option<Vec<u8>> = None;
-    for (data, raw_size) in &chain {
-        text = Some(decompress(data, text.as_deref(), *raw_size as usize).map_err(io_err)?);
-    }
-    let bytes = text.ok_or(crate::db::not_found())?;
-    String::from_utf8(bytes).map_err(|e| crate::db::internal(e.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_delta_round_trips_and_is_small() {
-        let base = "line\n".repeat(2000);
-        let next = format!("{base}one more line\n");
-        let delta = compress(&next, Some(&base)).unwrap();
-        assert!(delta.len() < 100, "{}", delta.len());
-        let back = decompress(&delta, Some(base.as_bytes()), next.len()).unwrap();
-        assert_eq!(back, next.as_bytes());
-    }
 
     #[test]
     fn line_changes_count_added_and_removed_lines() {

@@ -4,22 +4,18 @@
 
 use super::search_query::{CLOSE, Found, Hit, OPEN, translate};
 use super::{Actor, access, snippet};
+use crate::db::search::sqlite::{self, Index};
 use crate::db::{Backend, Db};
 
 async fn run(
     pool: &impl crate::db::Conn,
-    sql: &str,
+    index: Index,
     expr: &str,
     (limit, viewer): (i64, Option<i64>),
     needles: &[String],
 ) -> Result<Vec<Hit>, crate::db::Error> {
-    let mut hits: Vec<Hit> = crate::db::query_as(sql.to_owned())
-        .bind(expr)
-        .bind(limit)
-        .bind(RANKED_AT_MOST)
-        .bind(viewer)
-        .fetch_all(pool)
-        .await?;
+    let mut hits: Vec<Hit> =
+        sqlite::ranked(pool, index, expr, (limit, RANKED_AT_MOST), viewer).await?;
     for hit in &mut hits {
         hit.snippet = snippet::around(&hit.snippet, needles, OPEN, CLOSE);
     }
@@ -32,30 +28,6 @@ async fn run(
 /// recently created matches are ranked (benches/search.rs, benches/budget.rs).
 pub(super) const RANKED_AT_MOST: i64 = 500;
 
-/// `{fts}` becomes the FTS5 table, `{weights}` its bm25 column weights and
-/// `{visible}` the access filter (viewer `$4`), see `search_sql`. The inner query
-/// ranks rowids only, reading the access columns from an index (the rows keep them
-/// after the text, migrations/sqlite/0006); the text, for the snippet, is read for
-/// the page of hits only.
-const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
-    FROM (SELECT {fts}.rowid AS seq, bm25({fts}, {weights}) AS rank
-          FROM {fts} JOIN documents AS d INDEXED BY documents_access ON d.seq = {fts}.rowid
-          WHERE {fts} MATCH $1 AND d.deleted_at IS NULL AND {visible}
-            AND {fts}.rowid >= (
-                SELECT coalesce(min(rowid), 0) FROM (
-                    SELECT rowid FROM {fts} WHERE {fts} MATCH $1
-                    ORDER BY rowid DESC LIMIT $3))
-          ORDER BY rank LIMIT $2) AS top
-    JOIN documents d ON d.seq = top.seq
-    ORDER BY top.rank";
-
-fn search_sql(fts: &str, weights: &str) -> String {
-    SEARCH_SQL
-        .replace("{fts}", fts)
-        .replace("{weights}", weights)
-        .replace("{visible}", &access::visible("$4"))
-}
-
 /// Title hits first, then whole-word hits in the text, then hits inside words,
 /// among the documents `actor` may read.
 pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Found {
@@ -64,20 +36,18 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
     }
     let t = translate(input);
     let page = (limit, access::viewer(actor));
-    let words_sql = search_sql("documents_words", "10.0, 1.0, 2.0");
-    let trigrams_sql = search_sql("documents_trigrams", "10.0, 1.0");
     let mut found = Found::default();
     if let Some(expr) = &t.words {
         if !expr.contains("cjk :") {
             let in_titles = format!("title : ({expr})");
             found.take(
-                run(&db.read, &words_sql, &in_titles, page, &t.needles).await,
+                run(&db.read, Index::Words, &in_titles, page, &t.needles).await,
                 limit,
             );
         }
         if !found.is_full(limit) {
             found.take(
-                run(&db.read, &words_sql, expr, page, &t.needles).await,
+                run(&db.read, Index::Words, expr, page, &t.needles).await,
                 limit,
             );
         }
@@ -86,7 +56,7 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
         && !found.is_full(limit)
     {
         found.take(
-            run(&db.read, &trigrams_sql, expr, page, &t.needles).await,
+            run(&db.read, Index::Trigrams, expr, page, &t.needles).await,
             limit,
         );
     }

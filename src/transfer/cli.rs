@@ -85,13 +85,9 @@ pub async fn export(
     let result = async {
         let viewer = match &user {
             Some(name) => Some(
-                crate::db::query_scalar::<i64>(
-                    "SELECT id FROM users WHERE lower(username) = lower($1)",
-                )
-                .bind(name)
-                .fetch_optional(&db.read)
-                .await?
-                .with_context(|| format!("there is no account called {name:?}"))?,
+                crate::db::accounts::id_by_name(&db.read, name)
+                    .await?
+                    .with_context(|| format!("there is no account called {name:?}"))?,
             ),
             None => None,
         };

@@ -44,13 +44,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
     opts: ExportOptions,
 ) -> anyhow::Result<ExportReport> {
     let tx = db.begin_snapshot().await.context("starting a read")?;
-    let total: i64 = crate::db::query_scalar(format!(
-        "SELECT count(*) FROM documents AS d WHERE d.deleted_at IS NULL AND {}",
-        crate::documents::access::visible("$1")
-    ))
-    .bind(opts.viewer)
-    .fetch_one(&*tx)
-    .await?;
+    let total = dump::count(&*tx, opts.viewer).await?;
     let bar = crate::progress::bar(
         total as u64,
         opts.progress,

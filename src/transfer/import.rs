@@ -108,8 +108,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     let owned = path.to_owned();
     let follow = opts.follow_symlinks;
     let listing = tokio::task::spawn_blocking(move || Listing::open(&owned, follow)).await??;
-    let users: Vec<(i64, String)> = crate::db::query_as("SELECT id, username FROM users")
-        .fetch_all(&db.read)
+    let users = crate::db::accounts::all_names(&db.read)
         .await
         .context("reading accounts")?;
     let by_name: HashMap<String, i64> = users
@@ -126,12 +125,9 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     // that name nobody belong to the first admin unless `owner` says otherwise.
     let first_admin: Option<(i64, String)> = match default {
         Some(_) => None,
-        None => crate::db::query_as(
-            "SELECT id, username FROM users WHERE is_admin = 1 ORDER BY id LIMIT 1",
-        )
-        .fetch_optional(&db.read)
-        .await
-        .context("reading accounts")?,
+        None => crate::db::accounts::first_admin(&db.read)
+            .await
+            .context("reading accounts")?,
     };
     let total = listing.documents.len();
     let ctx = Arc::new(Ctx {

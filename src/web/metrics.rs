@@ -140,16 +140,9 @@ fn write_pools(out: &mut String, state: &AppState) {
     );
 }
 
-/// Live and trashed documents, in one query with no parameters so it reads the
-/// same on every database quire supports.
+/// Live and trashed documents.
 async fn write_documents(out: &mut String, state: &AppState) {
-    let counts: Result<(i64, i64), _> = crate::db::query_as(
-        "SELECT count(*) FILTER (WHERE deleted_at IS NULL), \
-                count(*) FILTER (WHERE deleted_at IS NOT NULL) \
-         FROM documents",
-    )
-    .fetch_one(&state.db.read)
-    .await;
+    let counts = crate::db::documents::counts(&state.db.read).await;
     match counts {
         Ok((live, trash)) => write_gauge(
             out,

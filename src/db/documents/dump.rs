@@ -44,6 +44,20 @@ pub struct DumpRevision {
     pub text: String,
 }
 
+/// How many live documents the viewer may read (what `page` will go through).
+pub async fn count(
+    ex: &impl crate::db::Conn,
+    viewer: Option<i64>,
+) -> Result<i64, crate::db::Error> {
+    crate::db::query_scalar(format!(
+        "SELECT count(*) FROM documents AS d WHERE d.deleted_at IS NULL AND {}",
+        access::visible("$1")
+    ))
+    .bind(viewer)
+    .fetch_one(ex)
+    .await
+}
+
 /// Up to `limit` live documents the viewer may read with ids after `after`.
 pub async fn page(
     ex: &impl crate::db::Conn,

@@ -1,19 +1,17 @@
-//! `quire migrate-to postgres://...`: copies the SQLite database into an empty
-//! PostgreSQL database, keys and all, in one target transaction, reads the copy
-//! back in that transaction and compares row counts and SHA-256 digests table by
-//! table, and commits only a copy that matches.
+//! Copying a whole database from SQLite into an empty PostgreSQL database (for
+//! `quire migrate-to`), keys and all, in one target transaction: the copy is read
+//! back in that transaction, row counts and SHA-256 digests compared table by
+//! table, and only a copy that matches commits.
 
 mod rows;
 mod tables;
 
 use std::collections::BTreeSet;
-use std::time::Instant;
 
 use anyhow::Context;
 use futures_util::TryStreamExt;
 use indicatif::ProgressBar;
 
-use crate::config::Config;
 use crate::db::{self, Backend, Db, WriteTx};
 use rows::{TableDigest, Value};
 use tables::{NOT_COPIED, Table};
@@ -60,72 +58,11 @@ impl MigrateReport {
     pub fn rows(&self) -> u64 {
         self.tables.iter().map(|t| t.source_rows).sum()
     }
-
-    /// One line per table: counts on both sides and the first 12 hex digits of
-    /// each side's digest.
-    pub fn table(&self) -> String {
-        let mut out = format!(
-            "{:16} {:>10} {:>10}  {:12}  {:12}\n",
-            "table", "source", "target", "source sha", "target sha"
-        );
-        for t in &self.tables {
-            out.push_str(&format!(
-                "{:16} {:>10} {:>10}  {:12}  {:12}  {}\n",
-                t.name,
-                t.source_rows,
-                t.target_rows,
-                &crate::transfer::hex(&t.source_sha256)[..12],
-                &crate::transfer::hex(&t.target_sha256)[..12],
-                if t.matches() { "ok" } else { "MISMATCH" }
-            ));
-        }
-        out
-    }
 }
 
-/// Copies the SQLite database `config` names into the empty PostgreSQL database
-/// at `target_url` and verifies the copy. Refuses, changing nothing, unless the
-/// source is SQLite and the target holds no data.
-pub async fn migrate_to(
-    config: &Config,
-    target_url: &str,
-    progress: bool,
-) -> anyhow::Result<MigrateReport> {
-    let started = Instant::now();
-    anyhow::ensure!(
-        Backend::of_url(&config.database_url) == Some(Backend::Sqlite),
-        "migrate-to copies from a SQLite database, but QUIRE_DATABASE_URL is {}",
-        db::redact(&config.database_url)
-    );
-    let path = config.sqlite_path().map_err(anyhow::Error::msg)?;
-    anyhow::ensure!(path.exists(), "there is no database at {}", path.display());
-    anyhow::ensure!(
-        Backend::of_url(target_url) == Some(Backend::Postgres),
-        "the target must be a postgres:// URL, not {}",
-        db::redact(target_url)
-    );
-
-    let source = Db::open(config).await.context("opening the source")?;
-    let target_config = Config {
-        database_url: target_url.trim().to_owned(),
-        ..config.clone()
-    };
-    let target = match Db::open(&target_config).await {
-        Ok(target) => target,
-        Err(e) => {
-            source.close().await;
-            return Err(e.context("opening the target"));
-        }
-    };
-    let result = copy_and_verify(&source, &target, config.max_doc_bytes, progress).await;
-    source.close().await;
-    target.close().await;
-    let mut report = result?;
-    report.seconds = started.elapsed().as_secs_f64();
-    Ok(report)
-}
-
-async fn copy_and_verify(
+/// Copies every table of `source` (SQLite) into `target` (PostgreSQL, empty) in
+/// one target transaction and commits only a copy that reads back the same.
+pub async fn copy_and_verify(
     source: &Db,
     target: &Db,
     cap: usize,

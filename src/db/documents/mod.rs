@@ -1,4 +1,26 @@
-//! A document as quire reads it from the database, whole or as a listing row.
+//! The documents aggregate: every statement on `documents`, its revisions, shares
+//! and drafts. The domain (`crate::documents`) decides; this stores. A document as
+//! quire reads it is `Document` (whole) or `Summary` (a listing row); the columns a
+//! whole read selects come from the entity, so a new column is read everywhere
+//! once `Document` has a field for it.
+
+mod access;
+pub mod bulk;
+pub mod drafts;
+pub mod dump;
+pub mod revisions;
+pub mod shares;
+mod store;
+
+pub(crate) use access::access_for;
+pub use access::{find_with_access, owned, visible};
+pub use store::*;
+
+use std::sync::LazyLock;
+
+use sea_orm::{IdenStatic, Iterable};
+
+use super::entity::documents::Column;
 
 #[derive(Clone)]
 pub struct Document {
@@ -55,5 +77,19 @@ pub struct Summary {
 }
 crate::db::from_row!(Summary { id, title, size, updated_at, deleted_at } defaults { owner_id, owner_name, visibility, shared_with, public_token });
 
-pub(super) const COLUMNS: &str = "seq, id, title, body, html, version, created_at, updated_at, \
-     deleted_at, owner_id, visibility, public_token, render_version";
+/// Columns a whole read leaves out: the search text (as long as the body, read by
+/// nobody) and the size (a listing's, derived from the body).
+const NOT_READ: [&str; 2] = ["cjk", "size"];
+
+/// The columns of a whole read, from the entity, each prefixed by `alias.`.
+fn columns_of(alias: &str) -> String {
+    Column::iter()
+        .map(|c| c.as_str())
+        .filter(|c| !NOT_READ.contains(c))
+        .map(|c| format!("{alias}.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `documents.seq, documents.id, ...`: what `Document` reads.
+pub(crate) static COLUMNS: LazyLock<String> = LazyLock::new(|| columns_of("documents"));

@@ -1,0 +1,73 @@
+//! Who may see a document, as SQL: the viewer's access level computed in the
+//! query, and the conditions listings and search filter by. The rules themselves
+//! (what each level allows) are the domain's, in `documents::access`.
+
+use std::sync::LazyLock;
+
+use super::{COLUMNS, Document};
+
+/// The viewer's access to `documents` rows (3 own, 2 edit, 1 read, 0 none), with
+/// the viewer's id as `$2`; no viewer is quire itself.
+const ACCESS_SQL: &str = "CASE
+    WHEN $2 IS NULL OR owner_id = $2 THEN 3
+    WHEN owner_id IS NULL OR visibility = 'edit' OR EXISTS (SELECT 1 FROM document_shares s
+        WHERE s.doc_seq = documents.seq AND s.user_id = $2 AND s.can_edit = 1) THEN 2
+    WHEN visibility = 'read' OR EXISTS (SELECT 1 FROM document_shares s
+        WHERE s.doc_seq = documents.seq AND s.user_id = $2) THEN 1
+    ELSE 0 END";
+
+/// Who else sees a document, as two columns: how many people it is shared with
+/// by name, and its owner's name; `doc` names the documents table or its alias.
+pub(crate) fn sharing_columns(doc: &str) -> String {
+    format!(
+        "(SELECT COUNT(*) FROM document_shares sw WHERE sw.doc_seq = {doc}.seq) AS shared_with,
+         (SELECT username FROM users ow WHERE ow.id = {doc}.owner_id) AS owner_name"
+    )
+}
+
+/// A `WHERE` condition for listings and search: rows the viewer (`viewer_param`,
+/// the caller's placeholder) may read. `d` is the documents alias.
+pub fn visible(viewer_param: &str) -> String {
+    format!(
+        "({v} IS NULL OR d.owner_id IS NULL OR d.owner_id = {v} OR d.visibility <> 'private'
+          OR EXISTS (SELECT 1 FROM document_shares s WHERE s.doc_seq = d.seq AND s.user_id = {v}))",
+        v = viewer_param
+    )
+}
+
+/// Rows the viewer owns (the trash shows, and emptying it deletes, only these).
+pub fn owned(viewer_param: &str) -> String {
+    format!("({v} IS NULL OR d.owner_id = {v})", v = viewer_param)
+}
+
+/// Columns of a document and the viewer's `access` to it, for a query that joins
+/// `documents` to a row naming the viewer's id as `viewer_expr` (one round trip
+/// for the session and the page, see `db::accounts::sessions::find_live_with_document`).
+pub(crate) fn access_for(viewer_expr: &str) -> String {
+    format!(
+        "{}, {} AS access, {}",
+        *COLUMNS,
+        ACCESS_SQL.replace("$2", viewer_expr),
+        sharing_columns("documents")
+    )
+}
+
+/// A document by id with `viewer`'s access level (`Document::access`) computed.
+pub async fn find_with_access(
+    ex: &impl crate::db::Conn,
+    id: &str,
+    viewer: Option<i64>,
+) -> Result<Option<Document>, crate::db::Error> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT {}, {ACCESS_SQL} AS access, {} FROM documents WHERE id = $1",
+            *COLUMNS,
+            sharing_columns("documents")
+        )
+    });
+    crate::db::query_as::<Document>(SQL.as_str())
+        .bind(id)
+        .bind(viewer)
+        .fetch_optional(ex)
+        .await
+}

@@ -1,0 +1,227 @@
+//! Statements on the `documents` table itself. Each takes a connection or the
+//! caller's transaction; the caller decides what commits together.
+
+use std::sync::LazyLock;
+
+use super::{COLUMNS, Document, Summary, access};
+
+/// A new document's row, as the domain made it.
+pub struct NewRow<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub body: &'a str,
+    pub html: &'a str,
+    pub render_version: i64,
+    /// The text the CJK index reads (see `documents::cjk`).
+    pub cjk: &'a str,
+    pub owner: Option<i64>,
+    pub now: i64,
+}
+
+pub async fn insert(
+    conn: &impl crate::db::Conn,
+    row: NewRow<'_>,
+) -> Result<Document, crate::db::Error> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "INSERT INTO documents
+                 (id, title, size, body, html, render_version, version, created_at, updated_at,
+                  cjk, owner_id)
+             VALUES ($1, $2, octet_length($3), $3, $4, $5, 1, $6, $6, $7, $8)
+             RETURNING {}",
+            *COLUMNS
+        )
+    });
+    crate::db::query_as(SQL.as_str())
+        .bind(row.id)
+        .bind(row.title)
+        .bind(row.body)
+        .bind(row.html)
+        .bind(row.render_version)
+        .bind(row.now)
+        .bind(row.cjk)
+        .bind(row.owner)
+        .fetch_one(conn)
+        .await
+}
+
+/// Stores HTML rendered after the fact (an import that left rendering for later,
+/// or a new renderer), unless the document changed meanwhile.
+pub async fn set_rendered(
+    conn: &impl crate::db::Conn,
+    seq: i64,
+    version: i64,
+    html: &str,
+    render_version: i64,
+) -> Result<(), crate::db::Error> {
+    crate::db::query(
+        "UPDATE documents SET html = $1, render_version = $2 WHERE seq = $3 AND version = $4",
+    )
+    .bind(html)
+    .bind(render_version)
+    .bind(seq)
+    .bind(version)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The next version's text, as the domain made it.
+pub struct NextVersion<'a> {
+    pub title: &'a str,
+    pub body: &'a str,
+    pub html: &'a str,
+    pub render_version: i64,
+    pub cjk: &'a str,
+    pub now: i64,
+}
+
+/// Writes the next version of `current`. The `version` guard makes a lost race
+/// impossible even if a caller skipped the check; `updated_at` never goes back.
+pub async fn update(
+    conn: &impl crate::db::Conn,
+    current: &Document,
+    next: NextVersion<'_>,
+) -> Result<Document, crate::db::Error> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "UPDATE documents
+             SET title = $1, size = octet_length($2), body = $2, html = $3, render_version = $4,
+                 version = version + 1,
+                 updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8
+             WHERE id = $6 AND version = $7
+             RETURNING {}",
+            *COLUMNS
+        )
+    });
+    crate::db::query_as(SQL.as_str())
+        .bind(next.title)
+        .bind(next.body)
+        .bind(next.html)
+        .bind(next.render_version)
+        .bind(next.now)
+        .bind(&current.id)
+        .bind(current.version)
+        .bind(next.cjk)
+        .fetch_one(conn)
+        .await
+}
+
+/// Moves a document into (`Some(time)`) or out of (`None`) the trash. False when
+/// there is no such document in the state it would leave.
+pub async fn set_deleted(
+    conn: &impl crate::db::Conn,
+    id: &str,
+    deleted_at: Option<i64>,
+) -> Result<bool, crate::db::Error> {
+    let done =
+        match deleted_at {
+            Some(t) => {
+                crate::db::query(
+                    "UPDATE documents SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL",
+                )
+                .bind(t)
+                .bind(id)
+                .execute(conn)
+                .await?
+            }
+            None => crate::db::query(
+                "UPDATE documents SET deleted_at = NULL WHERE id = $1 AND deleted_at IS NOT NULL",
+            )
+            .bind(id)
+            .execute(conn)
+            .await?,
+        };
+    Ok(done.rows_affected() == 1)
+}
+
+/// Deletes the viewer's documents in the trash for good; how many.
+pub async fn purge_trash(
+    conn: &impl crate::db::Conn,
+    viewer: Option<i64>,
+) -> Result<u64, crate::db::Error> {
+    let done = crate::db::query(format!(
+        "DELETE FROM documents AS d WHERE d.deleted_at IS NOT NULL AND {}",
+        access::owned("$1")
+    ))
+    .bind(viewer)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Live documents the viewer may read, newest first. Fetches one row more than a
+/// page so the caller knows whether another follows.
+pub async fn list_live(
+    ex: &impl crate::db::Conn,
+    page: i64,
+    size: i64,
+    viewer: Option<i64>,
+) -> Result<Vec<Summary>, crate::db::Error> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token, {}
+             FROM documents AS d WHERE deleted_at IS NULL AND {}
+             ORDER BY updated_at DESC, id LIMIT $1 OFFSET $2",
+            access::sharing_columns("d"),
+            access::visible("$3")
+        )
+    });
+    crate::db::query_as(SQL.as_str())
+        .bind(size + 1)
+        .bind((page - 1) * size)
+        .bind(viewer)
+        .fetch_all(ex)
+        .await
+}
+
+/// The viewer's documents in the trash, most recently deleted first.
+pub async fn list_trash(
+    ex: &impl crate::db::Conn,
+    page: i64,
+    size: i64,
+    viewer: Option<i64>,
+) -> Result<Vec<Summary>, crate::db::Error> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT id, title, size, updated_at, deleted_at
+             FROM documents AS d WHERE deleted_at IS NOT NULL AND {}
+             ORDER BY deleted_at DESC, id LIMIT $1 OFFSET $2",
+            access::owned("$3")
+        )
+    });
+    crate::db::query_as(SQL.as_str())
+        .bind(size + 1)
+        .bind((page - 1) * size)
+        .bind(viewer)
+        .fetch_all(ex)
+        .await
+}
+
+/// A live document by its public link token.
+pub async fn find_public(
+    ex: &impl crate::db::Conn,
+    token: &str,
+) -> Result<Option<Document>, crate::db::Error> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT {} FROM documents WHERE public_token = $1 AND deleted_at IS NULL",
+            *COLUMNS
+        )
+    });
+    crate::db::query_as(SQL.as_str())
+        .bind(token)
+        .fetch_optional(ex)
+        .await
+}
+
+/// How many documents are live and how many in the trash, everyone's.
+pub async fn counts(ex: &impl crate::db::Conn) -> Result<(i64, i64), crate::db::Error> {
+    crate::db::query_as(
+        "SELECT count(*) FILTER (WHERE deleted_at IS NULL), \
+                count(*) FILTER (WHERE deleted_at IS NOT NULL) \
+         FROM documents",
+    )
+    .fetch_one(ex)
+    .await
+}
