@@ -16,25 +16,89 @@ pub mod startup;
 pub mod transfer;
 pub mod web;
 
-use actix_web::web::{ServiceConfig, delete, get, post, put, resource};
+use actix_web::Resource;
+use actix_web::guard;
+use actix_web::middleware::from_fn;
+use actix_web::web::{ServiceConfig, delete, get, post, put, resource, scope};
 
 use crate::web::{
-    account, admin, api, assets, documents as docs, drafts, health, history, login,
-    metrics as scrape, search, sharing, transfer as xfer, trash,
+    account, admin, api, assets, auth, documents as docs, drafts, health, history, login,
+    metrics as scrape, search, session, sharing, transfer as xfer, trash,
 };
 
-/// Every route quire answers, top to bottom.
+/// A page anyone may open; a session, if the browser has one, shows in its header.
+fn public(r: Resource) -> impl actix_web::dev::HttpServiceFactory {
+    r.wrap(from_fn(session::optional_user))
+}
+
+/// Every route quire answers, top to bottom. Three kinds: for machines (no
+/// cookies), the JSON API (bearer tokens), and pages for browsers (the CSRF
+/// check on every write), of which a few are public, the document page reads the
+/// session itself (with the document, in one query), and the rest need a
+/// signed-in user.
 pub fn app(cfg: &mut ServiceConfig) {
+    cfg.route("/healthz", get().to(health::healthz))
+        .route("/readyz", get().to(health::readyz))
+        .route("/metrics", get().to(scrape::metrics_show))
+        .route("/static/{hash}/{name}", get().to(assets::serve))
+        .route("/favicon.ico", get().to(assets::favicon))
+        .service(
+            scope("/api")
+                .wrap(from_fn(auth::api))
+                .service(
+                    resource("/v1/documents")
+                        .route(get().to(api::api_list))
+                        .route(post().to(api::api_create)),
+                )
+                .service(
+                    resource("/v1/documents/{id}")
+                        .route(get().to(api::api_get))
+                        .route(put().to(api::api_update))
+                        .route(delete().to(api::api_delete)),
+                ),
+        )
+        .service(
+            scope("")
+                .wrap(from_fn(auth::browser))
+                .service(public(
+                    resource("/login")
+                        .route(get().to(login::login_form))
+                        .route(post().to(login::login)),
+                ))
+                .service(public(
+                    resource("/signup")
+                        .route(get().to(login::signup_form))
+                        .route(post().to(login::signup)),
+                ))
+                .service(public(
+                    resource("/setup/{token}")
+                        .route(get().to(crate::web::setup::setup_form))
+                        .route(post().to(crate::web::setup::setup)),
+                ))
+                .service(public(
+                    resource("/p/{token}").route(get().to(sharing::public_show)),
+                ))
+                .service(
+                    resource("/d/{id}")
+                        .guard(guard::Get())
+                        .to(docs::document_show),
+                )
+                .service(
+                    scope("")
+                        .wrap(from_fn(session::require_user))
+                        .configure(signed_in),
+                ),
+        );
+}
+
+/// Pages for a signed-in user.
+fn signed_in(cfg: &mut ServiceConfig) {
     cfg.route("/", get().to(docs::document_list))
         .route("/new", get().to(docs::document_new))
         .route("/docs", post().to(docs::document_create))
         .route("/preview", post().to(crate::web::preview::preview))
         .route("/d", get().to(docs::document_index))
-        .service(
-            resource("/d/{id}")
-                .route(get().to(docs::document_show))
-                .route(post().to(docs::document_update)),
-        )
+        .route("/d/{id}", post().to(docs::document_update))
         .route("/d/{id}/edit", get().to(docs::document_edit))
         .service(
             resource("/d/{id}/draft")
@@ -49,7 +113,6 @@ pub fn app(cfg: &mut ServiceConfig) {
                 .route(get().to(sharing::share_page))
                 .route(post().to(sharing::share_update)),
         )
-        .route("/p/{token}", get().to(sharing::public_show))
         .route("/d/{id}/history", get().to(history::document_history))
         .route("/d/{id}/r/{rev}", get().to(history::revision_show))
         .route(
@@ -61,22 +124,7 @@ pub fn app(cfg: &mut ServiceConfig) {
         .route("/search", get().to(search::search_results))
         .route("/trash", get().to(trash::trash_list))
         .route("/trash/empty", post().to(trash::trash_empty))
-        .service(
-            resource("/login")
-                .route(get().to(login::login_form))
-                .route(post().to(login::login)),
-        )
         .route("/logout", post().to(login::logout))
-        .service(
-            resource("/setup/{token}")
-                .route(get().to(crate::web::setup::setup_form))
-                .route(post().to(crate::web::setup::setup)),
-        )
-        .service(
-            resource("/signup")
-                .route(get().to(login::signup_form))
-                .route(post().to(login::signup)),
-        )
         .route("/account", get().to(account::account_show))
         .route("/account/password", post().to(account::password_change))
         .route("/account/tokens", post().to(account::token_create))
@@ -100,21 +148,5 @@ pub fn app(cfg: &mut ServiceConfig) {
                 .route(get().to(xfer::import_form))
                 .route(post().to(xfer::import_upload)),
         )
-        .route("/account/export", get().to(xfer::export_download))
-        .service(
-            resource("/api/v1/documents")
-                .route(get().to(api::api_list))
-                .route(post().to(api::api_create)),
-        )
-        .service(
-            resource("/api/v1/documents/{id}")
-                .route(get().to(api::api_get))
-                .route(put().to(api::api_update))
-                .route(delete().to(api::api_delete)),
-        )
-        .route("/healthz", get().to(health::healthz))
-        .route("/readyz", get().to(health::readyz))
-        .route("/metrics", get().to(scrape::metrics_show))
-        .route("/static/{hash}/{name}", get().to(assets::serve))
-        .route("/favicon.ico", get().to(assets::favicon));
+        .route("/account/export", get().to(xfer::export_download));
 }

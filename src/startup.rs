@@ -18,7 +18,7 @@ use crate::web::form::FormLimit;
 use crate::web::limits::{self, BodyTimeout};
 use crate::web::metrics::LagCache;
 use crate::web::setup::SetupToken;
-use crate::web::{AppState, auth, extractor_errors, layout, observe, security_headers};
+use crate::web::{AppState, extractor_errors, layout, observe, security_headers};
 
 pub struct Application {
     port: u16,
@@ -149,7 +149,6 @@ fn serve(
             .configure(extractor_errors)
             .configure(crate::app)
             .default_service(web::to(not_found))
-            .wrap(from_fn(auth::wrap))
             .wrap(from_fn(layout::wrap))
             .wrap(security_headers())
             .wrap(from_fn(limits::body_deadline))

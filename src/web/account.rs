@@ -4,9 +4,10 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-use super::auth::{CurrentUser, SESSION_COOKIE};
+use super::auth::SESSION_COOKIE;
 use super::form::FormData;
 use super::pages::{self, Stamp};
+use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::accounts::{AccountError, manage, tokens};
 use crate::web::error::AppError;

@@ -6,9 +6,9 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::account::account_error;
-use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, Stamp};
+use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::accounts::{self, AccountError, User, manage, people};
 use crate::web::error::AppError;

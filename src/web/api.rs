@@ -8,8 +8,8 @@ use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
-use super::auth::CurrentUser;
 use super::params::{PageQuery, actor};
+use super::session::CurrentUser;
 use crate::documents::{self, DocError, DocId, Document, Summary, Valid};
 
 #[derive(Debug, thiserror::Error)]

@@ -1,19 +1,18 @@
-//! Who is asking, and may they: the session cookie, the CSRF check on every
-//! state-changing request, and the redirect to sign in. One middleware, so no
-//! route can forget it.
+//! The checks at the door, by kind of route (the routes table, `crate::app`, says
+//! which applies where): the CSRF check on every state-changing request from a
+//! browser, and bearer tokens for the API. Who is signed in is `session`.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, header};
 use actix_web::middleware::Next;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError, web};
+use actix_web::{HttpMessage, ResponseError, web};
 use futures_util::StreamExt;
 
 use super::AppState;
 use super::form::{FormData, FormLimit};
-use crate::accounts::{self, User};
-use crate::documents::{DocId, Document};
+use crate::accounts;
 use crate::web::error::AppError;
 
 pub const SESSION_COOKIE: &str = "quire_session";
@@ -24,13 +23,6 @@ pub const CSRF_HEADER: &str = "x-csrf-token";
 /// The token this browser must send back with every state-changing request.
 #[derive(Clone)]
 pub struct CsrfToken(pub String);
-
-fn is_public(path: &str) -> bool {
-    matches!(path, "/login" | "/signup" | "/healthz" | "/readyz")
-        || path.starts_with("/static/")
-        || path.starts_with("/p/")
-        || path.starts_with("/setup/")
-}
 
 fn valid_token(t: &str) -> bool {
     t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit())
@@ -74,53 +66,27 @@ async fn form_fields(req: &mut ServiceRequest) -> Result<FormData, AppError> {
     Ok(fields)
 }
 
-pub async fn wrap(
+/// Browser pages: the CSRF cookie is issued where missing, and a state-changing
+/// request must carry the token (header, form field or the first multipart
+/// field) of its session, or of the CSRF cookie before signing in. A plain form's
+/// fields are kept for `session::require_user` (signing in to save).
+pub async fn browser(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        return Ok(next.call(req).await?.map_into_boxed_body());
+    let secure = match req.app_data::<web::Data<AppState>>() {
+        Some(state) => {
+            state.config.cookie_secure
+                || super::client::scheme(req.request(), &state.config) == "https"
+        }
+        None => false,
     };
-    if req.path().starts_with("/api/") {
-        return api_auth(req, next, &state).await;
-    }
-    // Probes, metrics and static files carry no user data and change nothing;
-    // /metrics checks its own token.
-    if matches!(
-        req.path(),
-        "/healthz" | "/readyz" | "/metrics" | "/favicon.ico"
-    ) || req.path().starts_with("/static/")
-    {
-        return Ok(next.call(req).await?.map_into_boxed_body());
-    }
     let existing = req
         .cookie(CSRF_COOKIE)
         .map(|c| c.value().to_owned())
         .filter(|t| valid_token(t));
     let issue_cookie = existing.is_none();
     let anonymous_csrf = existing.unwrap_or_else(accounts::random_token);
-
-    let looked_up = match (req.cookie(SESSION_COOKIE), page_view(&req)) {
-        (Some(c), Some(id)) => accounts::session_user_with_document(&state.db, c.value(), &id)
-            .await
-            .map(|found| {
-                found.map(|(user, doc)| {
-                    req.extensions_mut().insert(Prefetched(id, doc));
-                    user
-                })
-            }),
-        (Some(c), None) => accounts::session_user(&state.db, c.value()).await,
-        (None, _) => Ok(None),
-    };
-    // A failed lookup is answered here, as a page the layout draws; an error
-    // passed up would skip the layout and reach the browser as an empty 500.
-    let user = match looked_up {
-        Ok(user) => user,
-        Err(e) => return Ok(req.error_response(AppError::Internal(e.into()))),
-    };
-    if let Some(u) = &user {
-        req.extensions_mut().insert(u.clone());
-    }
     // With a session cookie the token is that session's own (also once the
     // session has expired, so the form goes on to the sign-in page rather than
     // a 403); without one, the CSRF cookie's.
@@ -128,13 +94,12 @@ pub async fn wrap(
         .cookie(SESSION_COOKIE)
         .filter(|c| !c.value().is_empty())
         .map(|c| super::csrf::for_session(c.value()));
-    let mut csrf = session_csrf
+    let csrf = session_csrf
         .clone()
         .unwrap_or_else(|| anonymous_csrf.clone());
     req.extensions_mut().insert(CsrfToken(csrf.clone()));
 
     let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    let mut fields = None;
     let refusal = if safe {
         None
     } else {
@@ -150,7 +115,7 @@ pub async fn wrap(
             }
             None => form_fields(&mut req).await.map(|form| {
                 let token = form.get(CSRF_FIELD).map(str::to_owned);
-                fields = Some(form);
+                req.extensions_mut().insert(form);
                 token
             }),
         };
@@ -169,53 +134,15 @@ pub async fn wrap(
             Err(e) => Some(e),
         }
     };
-    let mut refusal = refusal.or_else(|| {
-        (user.is_none() && !is_public(req.path())).then(|| {
-            let target = match req.query_string() {
-                "" => req.path().to_owned(),
-                q => format!("{}?{q}", req.path()),
-            };
-            AppError::LoginRequired { next: target }
-        })
-    });
-    // A plain form save without a session: sign in with the text kept.
-    let mut ask = None;
-    let mut new_session = None;
-    if let (Some(AppError::LoginRequired { .. }), Some(form)) = (&refusal, &fields)
-        && super::resume::applies(&req)
-    {
-        match super::resume::sign_in(&state, &req, form).await {
-            super::resume::Outcome::SignedIn { user, session } => {
-                csrf = super::csrf::for_session(&session);
-                req.extensions_mut().insert(CsrfToken(csrf.clone()));
-                req.extensions_mut().insert(user);
-                new_session = Some(session);
-                refusal = None;
-            }
-            super::resume::Outcome::Ask(page) => ask = Some(page),
+    let mut res = match refusal {
+        Some(err) => {
+            let (http_req, _) = req.into_parts();
+            ServiceResponse::new(http_req, err.error_response())
         }
-    }
-
-    let secure = state.config.cookie_secure
-        || super::client::scheme(req.request(), &state.config) == "https";
-    let mut res = super::csrf::scope(csrf, async move {
-        Ok::<_, actix_web::Error>(match (ask, refusal) {
-            (Some(page), _) => {
-                let (http_req, _) = req.into_parts();
-                ServiceResponse::new(http_req, page.response())
-            }
-            (None, Some(err)) => {
-                let (http_req, _) = req.into_parts();
-                ServiceResponse::new(http_req, err.error_response())
-            }
-            (None, None) => next.call(req).await?.map_into_boxed_body(),
-        })
-    })
-    .await?;
-    if let Some(session) = new_session {
-        res.response_mut()
-            .add_cookie(&cookie(SESSION_COOKIE, session, secure))?;
-    }
+        None => super::csrf::scope(csrf, next.call(req))
+            .await?
+            .map_into_boxed_body(),
+    };
     if issue_cookie {
         let mut c = cookie(CSRF_COOKIE, anonymous_csrf, secure);
         c.set_max_age(CookieDuration::days(365));
@@ -226,11 +153,13 @@ pub async fn wrap(
 
 /// The API takes bearer tokens only: cookies are ignored, so a page on another
 /// site cannot ride a browser's session, and no CSRF token is needed.
-async fn api_auth(
+pub async fn api(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
-    state: &AppState,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
     let token = req
         .headers()
         .get(header::AUTHORIZATION)
@@ -264,40 +193,6 @@ async fn api_auth(
             let (http_req, _) = req.into_parts();
             Ok(ServiceResponse::new(http_req, res))
         }
-    }
-}
-
-/// A document page view (`GET /d/{id}`): the hottest path, whose session and
-/// document are read together.
-fn page_view(req: &ServiceRequest) -> Option<DocId> {
-    if req.method() != Method::GET {
-        return None;
-    }
-    let id = req.path().strip_prefix("/d/")?;
-    DocId::parse(id)
-}
-
-/// The document a page view asked for, read with the session by `wrap`, with
-/// the viewer's access level; `None` when no document has that id.
-pub struct Prefetched(pub DocId, pub Option<Document>);
-
-/// The signed-in user, put there by `wrap`.
-pub struct CurrentUser(pub User);
-
-impl FromRequest for CurrentUser {
-    type Error = AppError;
-    type Future = std::future::Ready<Result<Self, AppError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready(
-            req.extensions()
-                .get::<User>()
-                .cloned()
-                .map(CurrentUser)
-                .ok_or_else(|| AppError::LoginRequired {
-                    next: req.path().to_owned(),
-                }),
-        )
     }
 }
 

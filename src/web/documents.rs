@@ -1,12 +1,12 @@
 //! Document pages: list, new, show, edit, save, and moving to the trash.
 
 use actix_web::http::{StatusCode, header};
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
-use super::auth::{CurrentUser, Prefetched};
 use super::form::FormData;
 use super::pages::{self, DocView, EditForm, EditPartial, ListPartial, Row, ShowPartial};
+use super::session::{CurrentUser, PageView};
 use super::{AppState, done};
 use crate::documents::{self, DocError, DocId, Valid};
 use crate::web::error::AppError;
@@ -77,23 +77,11 @@ pub async fn document_create(
 }
 
 pub async fn document_show(
-    req: HttpRequest,
     state: web::Data<AppState>,
-    user: CurrentUser,
-    id: web::Path<String>,
+    view: PageView,
 ) -> Result<HttpResponse, AppError> {
-    let id = parse_id(&id)?;
-    let prefetched = req
-        .extensions_mut()
-        .remove::<Prefetched>()
-        .filter(|p| p.0 == id);
-    let doc = match prefetched {
-        Some(Prefetched(_, found)) => {
-            let doc = documents::access::check(found, documents::Access::Read)?;
-            documents::fresh_html(&state.db, doc).await?
-        }
-        None => documents::get(&state.db, &id, Some(actor(&user))).await?,
-    };
+    let doc = documents::access::check(view.doc, documents::Access::Read)?;
+    let doc = documents::fresh_html(&state.db, doc).await?;
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
     }

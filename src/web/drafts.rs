@@ -7,10 +7,10 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{DraftNote, fmt_time, iso_time};
 use super::params::{actor, parse_id};
+use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::documents::{self, DocError, Document, Draft, drafts};
 use crate::web::error::AppError;

@@ -5,9 +5,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::auth::CurrentUser;
 use super::pages::{self, fmt_time, iso_time};
 use super::params::{PageQuery, actor, parse_id};
+use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::documents::{self, DiffLine, Revision, human_size};
 use crate::web::error::AppError;

@@ -28,6 +28,7 @@ pub mod params;
 pub mod preview;
 pub mod resume;
 pub mod search;
+pub mod session;
 pub mod setup;
 pub mod sharing;
 pub mod tasks;

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::auth::CurrentUser;
+use super::session::CurrentUser;
 use crate::documents::{Actor, DocId};
 use crate::web::error::AppError;
 

@@ -7,9 +7,9 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::AppState;
-use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, EditForm, EditPartial};
+use super::session::CurrentUser;
 use crate::documents::{self, DocId, render_markdown};
 use crate::web::error::AppError;
 

@@ -7,9 +7,9 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::AppState;
-use super::auth::CurrentUser;
 use super::pages::{self, fmt_time, iso_time};
 use super::params::actor;
+use super::session::CurrentUser;
 use crate::documents::{self, Hit};
 
 const RESULTS: i64 = 50;

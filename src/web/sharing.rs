@@ -4,10 +4,10 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, DocView, ShowPartial};
 use super::params::{actor, parse_id};
+use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::documents::access::{self, Change, Share};
 use crate::documents::{self, Access};

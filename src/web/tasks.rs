@@ -8,9 +8,9 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
 use super::AppState;
-use super::auth::CurrentUser;
 use super::form::FormData;
 use super::params::{actor, parse_id};
+use super::session::CurrentUser;
 use crate::documents::{self, DocError, Valid};
 use crate::web::error::AppError;
 

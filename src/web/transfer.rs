@@ -13,8 +13,8 @@ use serde::Deserialize;
 
 use super::AppState;
 use super::admin::Admin;
-use super::auth::CurrentUser;
 use super::pages;
+use super::session::CurrentUser;
 use crate::documents::{group, human_size};
 use crate::transfer::export::{ExportOptions, export};
 use crate::transfer::import::{ImportOptions, ImportReport, import};

@@ -4,10 +4,10 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-use super::auth::CurrentUser;
 use super::form::FormData;
 use super::pages::{self, DocView, Row, TrashPartial};
 use super::params::{PageQuery, actor, parse_id};
+use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::documents::{self, Document};
 use crate::web::error::AppError;

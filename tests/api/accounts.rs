@@ -34,6 +34,36 @@ async fn anonymous_visitors_are_sent_to_sign_in_and_see_nothing() {
 }
 
 #[tokio::test]
+async fn pages_nobody_routed_send_strangers_to_sign_in_and_tell_users_there_is_nothing() {
+    let app = spawn_app().await;
+    let (stranger, _) = anonymous(&app.address).await;
+    for path in ["/no-such-page", "/d/not-an-id!", "/d/", "/api-docs"] {
+        let res = stranger
+            .get(format!("{}{path}", app.address))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::SEE_OTHER, "{path}");
+        assert!(location(&res).starts_with("/login?next=%2F"), "{path}");
+        let res = app.get(path).await;
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
+        // The signed-in header is drawn on the error page too.
+        assert!(res.text().await.unwrap().contains("alice"), "{path}");
+    }
+    // A public page knows who is signed in, and sends them on from the sign-in form.
+    let res = app.get("/login").await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    // Probes set no cookies and need none.
+    let health = stranger
+        .get(format!("{}/readyz", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+    assert!(health.headers().get(header::SET_COOKIE).is_none());
+}
+
+#[tokio::test]
 async fn signing_in_returns_to_the_page_asked_for_but_never_off_site() {
     let app = spawn_app().await;
     for (next, expected) in [
