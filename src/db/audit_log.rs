@@ -1,5 +1,8 @@
 //! The audit log: who did what, when.
 
+use sea_orm::{ActiveValue::Set, EntityTrait};
+
+use super::entity::audit_log;
 use crate::clock::now_ms;
 
 /// Notes an event in the audit log, in the caller's transaction.
@@ -9,12 +12,15 @@ pub async fn audit(
     event: &str,
     detail: &str,
 ) -> Result<(), super::Error> {
-    super::query("INSERT INTO audit_log (at, user_id, event, detail) VALUES ($1, $2, $3, $4)")
-        .bind(now_ms())
-        .bind(user_id)
-        .bind(event)
-        .bind(detail)
-        .execute(conn)
+    let row = audit_log::ActiveModel {
+        at: Set(now_ms()),
+        user_id: Set(user_id),
+        event: Set(event.to_owned()),
+        detail: Set(detail.to_owned()),
+        ..Default::default()
+    };
+    audit_log::Entity::insert(row)
+        .exec_without_returning(conn.sea())
         .await?;
     Ok(())
 }

@@ -6,6 +6,24 @@ pub mod failures;
 pub mod sessions;
 pub mod tokens;
 
+use sea_orm::sea_query::Expr;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect,
+};
+
+use crate::db::Conn;
+use crate::db::entity::{sessions as session_rows, users};
+use users::Column;
+
+fn user_of(m: users::Model) -> User {
+    User {
+        id: m.id,
+        username: m.username,
+        is_admin: m.is_admin != 0,
+    }
+}
+
 /// A signed-in person, as every request sees them.
 #[derive(Debug, Clone)]
 pub struct User {
@@ -28,13 +46,6 @@ pub struct UserRow {
     pub disabled_at: Option<i64>,
     pub created_at: i64,
 }
-crate::db::from_row!(UserRow {
-    id,
-    username,
-    is_admin,
-    disabled_at,
-    created_at
-});
 
 /// A user with what signing in checks.
 #[derive(Debug, Clone)]
@@ -59,10 +70,7 @@ crate::db::from_row!(AuditRow {
 });
 
 /// The id of the user called `name` (case-insensitive).
-pub async fn id_by_name(
-    ex: &impl crate::db::Conn,
-    name: &str,
-) -> Result<Option<i64>, crate::db::Error> {
+pub async fn id_by_name(ex: &impl Conn, name: &str) -> Result<Option<i64>, crate::db::Error> {
     crate::db::query_scalar("SELECT id FROM users WHERE lower(username) = lower($1)")
         .bind(name)
         .fetch_optional(ex)
@@ -71,33 +79,32 @@ pub async fn id_by_name(
 
 /// A new user; a taken name is a unique violation (`db::is_unique_violation`).
 pub async fn insert(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     username: &str,
     password_hash: &str,
     is_admin: bool,
     now: i64,
 ) -> Result<User, crate::db::Error> {
-    crate::db::query_as(
-        "INSERT INTO users (username, password_hash, is_admin, created_at)
-         VALUES ($1, $2, $3, $4) RETURNING id, username, is_admin",
-    )
-    .bind(username)
-    .bind(password_hash)
-    .bind(i64::from(is_admin))
-    .bind(now)
-    .fetch_one(conn)
-    .await
+    let row = users::ActiveModel {
+        username: Set(username.to_owned()),
+        password_hash: Set(password_hash.to_owned()),
+        is_admin: Set(i64::from(is_admin)),
+        created_at: Set(now),
+        ..Default::default()
+    }
+    .insert(conn.sea())
+    .await?;
+    Ok(user_of(row))
 }
 
-pub async fn count(ex: &impl crate::db::Conn) -> Result<i64, crate::db::Error> {
-    crate::db::query_scalar("SELECT count(*) FROM users")
-        .fetch_one(ex)
-        .await
+pub async fn count(ex: &impl Conn) -> Result<i64, crate::db::Error> {
+    let n = users::Entity::find().count(ex.sea()).await?;
+    Ok(n as i64)
 }
 
 /// The user called `name` (case-insensitive) with their password hash.
 pub async fn credentials(
-    ex: &impl crate::db::Conn,
+    ex: &impl Conn,
     name: &str,
 ) -> Result<Option<Credentials>, crate::db::Error> {
     let row: Option<(i64, String, bool, String, Option<i64>)> = crate::db::query_as(
@@ -120,113 +127,122 @@ pub async fn credentials(
     ))
 }
 
-pub async fn password_hash(ex: &impl crate::db::Conn, id: i64) -> Result<String, crate::db::Error> {
-    crate::db::query_scalar("SELECT password_hash FROM users WHERE id = $1")
-        .bind(id)
-        .fetch_one(ex)
-        .await
+pub async fn password_hash(ex: &impl Conn, id: i64) -> Result<String, crate::db::Error> {
+    users::Entity::find_by_id(id)
+        .select_only()
+        .column(Column::PasswordHash)
+        .into_tuple::<String>()
+        .one(ex.sea())
+        .await?
+        .ok_or_else(crate::db::not_found)
 }
 
-pub async fn list(ex: &impl crate::db::Conn) -> Result<Vec<UserRow>, crate::db::Error> {
-    crate::db::query_as(
-        "SELECT id, username, is_admin, disabled_at, created_at FROM users ORDER BY username",
-    )
-    .fetch_all(ex)
-    .await
+pub async fn list(ex: &impl Conn) -> Result<Vec<UserRow>, crate::db::Error> {
+    let rows = users::Entity::find()
+        .order_by_asc(Column::Username)
+        .all(ex.sea())
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|u| UserRow {
+            id: u.id,
+            username: u.username,
+            is_admin: u.is_admin != 0,
+            disabled_at: u.disabled_at,
+            created_at: u.created_at,
+        })
+        .collect())
 }
 
 /// The names of the users with these ids (those that exist).
-pub async fn names(
-    ex: &impl crate::db::Conn,
-    ids: [i64; 2],
-) -> Result<Vec<(i64, String)>, crate::db::Error> {
-    crate::db::query_as("SELECT id, username FROM users WHERE id = $1 OR id = $2")
-        .bind(ids[0])
-        .bind(ids[1])
-        .fetch_all(ex)
+pub async fn names(ex: &impl Conn, ids: [i64; 2]) -> Result<Vec<(i64, String)>, crate::db::Error> {
+    users::Entity::find()
+        .select_only()
+        .columns([Column::Id, Column::Username])
+        .filter(Column::Id.is_in(ids))
+        .into_tuple()
+        .all(ex.sea())
         .await
 }
 
 /// Every user's id and name (imports map owners by name).
-pub async fn all_names(ex: &impl crate::db::Conn) -> Result<Vec<(i64, String)>, crate::db::Error> {
-    crate::db::query_as("SELECT id, username FROM users")
-        .fetch_all(ex)
+pub async fn all_names(ex: &impl Conn) -> Result<Vec<(i64, String)>, crate::db::Error> {
+    users::Entity::find()
+        .select_only()
+        .columns([Column::Id, Column::Username])
+        .into_tuple()
+        .all(ex.sea())
         .await
 }
 
 /// The first administrator's id and name.
-pub async fn first_admin(
-    ex: &impl crate::db::Conn,
-) -> Result<Option<(i64, String)>, crate::db::Error> {
-    crate::db::query_as("SELECT id, username FROM users WHERE is_admin = 1 ORDER BY id LIMIT 1")
-        .fetch_optional(ex)
+pub async fn first_admin(ex: &impl Conn) -> Result<Option<(i64, String)>, crate::db::Error> {
+    users::Entity::find()
+        .select_only()
+        .columns([Column::Id, Column::Username])
+        .filter(Column::IsAdmin.eq(1))
+        .order_by_asc(Column::Id)
+        .into_tuple()
+        .one(ex.sea())
         .await
 }
 
 /// Sets the password and ends every session of the account except the one whose
 /// token hash is `keep`.
 pub async fn set_password(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     id: i64,
     password_hash: &str,
     keep: Option<&[u8]>,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query("UPDATE users SET password_hash = $1 WHERE id = $2")
-        .bind(password_hash)
-        .bind(id)
-        .execute(conn)
+    users::Entity::update_many()
+        .col_expr(Column::PasswordHash, Expr::value(password_hash))
+        .filter(Column::Id.eq(id))
+        .exec(conn.sea())
         .await?;
-    crate::db::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash IS DISTINCT FROM $2")
-        .bind(id)
-        .bind(keep)
-        .execute(conn)
-        .await?;
+    let mut ended = session_rows::Entity::delete_many().filter(session_rows::Column::UserId.eq(id));
+    if let Some(keep) = keep {
+        ended = ended.filter(session_rows::Column::TokenHash.ne(keep.to_vec()));
+    }
+    ended.exec(conn.sea()).await?;
     Ok(())
 }
 
 /// Disables (`Some(time)`: every session ends too) or enables (`None`) an account.
 pub async fn set_disabled(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     id: i64,
     at: Option<i64>,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query("UPDATE users SET disabled_at = $1 WHERE id = $2")
-        .bind(at)
-        .bind(id)
-        .execute(conn)
+    users::Entity::update_many()
+        .col_expr(Column::DisabledAt, Expr::value(at))
+        .filter(Column::Id.eq(id))
+        .exec(conn.sea())
         .await?;
     if at.is_some() {
-        crate::db::query("DELETE FROM sessions WHERE user_id = $1")
-            .bind(id)
-            .execute(conn)
+        session_rows::Entity::delete_many()
+            .filter(session_rows::Column::UserId.eq(id))
+            .exec(conn.sea())
             .await?;
     }
     Ok(())
 }
 
 /// False when there is no such user; a taken name is a unique violation.
-pub async fn rename(
-    conn: &impl crate::db::Conn,
-    id: i64,
-    name: &str,
-) -> Result<bool, crate::db::Error> {
-    let done = crate::db::query("UPDATE users SET username = $1 WHERE id = $2")
-        .bind(name)
-        .bind(id)
-        .execute(conn)
+pub async fn rename(conn: &impl Conn, id: i64, name: &str) -> Result<bool, crate::db::Error> {
+    let done = users::Entity::update_many()
+        .col_expr(Column::Username, Expr::value(name))
+        .filter(Column::Id.eq(id))
+        .exec(conn.sea())
         .await?;
-    Ok(done.rows_affected() == 1)
+    Ok(done.rows_affected == 1)
 }
 
-pub async fn set_admin(
-    conn: &impl crate::db::Conn,
-    id: i64,
-    is_admin: bool,
-) -> Result<(), crate::db::Error> {
-    crate::db::query("UPDATE users SET is_admin = $1 WHERE id = $2")
-        .bind(i64::from(is_admin))
-        .bind(id)
-        .execute(conn)
+pub async fn set_admin(conn: &impl Conn, id: i64, is_admin: bool) -> Result<(), crate::db::Error> {
+    users::Entity::update_many()
+        .col_expr(Column::IsAdmin, Expr::value(i64::from(is_admin)))
+        .filter(Column::Id.eq(id))
+        .exec(conn.sea())
         .await?;
     Ok(())
 }
@@ -234,11 +250,7 @@ pub async fn set_admin(
 /// Deletes a user; their documents (the trash too) now belong to `heir`, and
 /// shares with the heir of what they now own go. Drafts, sessions and tokens go
 /// with the user (foreign keys). How many documents moved.
-pub async fn delete_to_heir(
-    conn: &impl crate::db::Conn,
-    id: i64,
-    heir: i64,
-) -> Result<u64, crate::db::Error> {
+pub async fn delete_to_heir(conn: &impl Conn, id: i64, heir: i64) -> Result<u64, crate::db::Error> {
     let moved = crate::db::query("UPDATE documents SET owner_id = $1 WHERE owner_id = $2")
         .bind(heir)
         .bind(id)
@@ -261,10 +273,7 @@ pub async fn delete_to_heir(
 }
 
 /// The newest `limit` entries of the audit log, with who did each.
-pub async fn audit_log(
-    ex: &impl crate::db::Conn,
-    limit: i64,
-) -> Result<Vec<AuditRow>, crate::db::Error> {
+pub async fn audit_log(ex: &impl Conn, limit: i64) -> Result<Vec<AuditRow>, crate::db::Error> {
     crate::db::query_as(
         "SELECT a.at, u.username, a.event, a.detail FROM audit_log a
          LEFT JOIN users u ON u.id = a.user_id ORDER BY a.id DESC LIMIT $1",

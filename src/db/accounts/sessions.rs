@@ -3,6 +3,12 @@
 
 use std::sync::LazyLock;
 
+use sea_orm::sea_query::Expr;
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
+
+use crate::db::Conn;
+use crate::db::entity::sessions::{self as session_rows, Column};
+
 use super::User;
 use crate::db::FromRow;
 use crate::db::documents::Document;
@@ -24,19 +30,20 @@ pub struct Limits {
 }
 
 pub async fn insert(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     token_hash: &[u8],
     user_id: i64,
     now: i64,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query(
-        "INSERT INTO sessions (token_hash, user_id, created_at, last_seen) VALUES ($1, $2, $3, $3)",
-    )
-    .bind(token_hash)
-    .bind(user_id)
-    .bind(now)
-    .execute(conn)
-    .await?;
+    let row = session_rows::ActiveModel {
+        token_hash: Set(token_hash.to_vec()),
+        user_id: Set(user_id),
+        created_at: Set(now),
+        last_seen: Set(now),
+    };
+    session_rows::Entity::insert(row)
+        .exec_without_returning(conn.sea())
+        .await?;
     Ok(())
 }
 
@@ -60,7 +67,7 @@ fn live(row: &crate::db::Row) -> Result<Live, crate::db::Error> {
 
 /// The session with this token hash, if live and its account enabled.
 pub async fn find_live(
-    ex: &impl crate::db::Conn,
+    ex: &impl Conn,
     token_hash: &[u8],
     limits: Limits,
 ) -> Result<Option<Live>, crate::db::Error> {
@@ -77,7 +84,7 @@ pub async fn find_live(
 /// a page view costs one round trip, not two. The document is `None` when no
 /// such id exists.
 pub async fn find_live_with_document(
-    ex: &impl crate::db::Conn,
+    ex: &impl Conn,
     token_hash: &[u8],
     limits: Limits,
     id: &str,
@@ -107,26 +114,19 @@ pub async fn find_live_with_document(
 }
 
 /// Notes that a session was seen at `now`.
-pub async fn touch(
-    conn: &impl crate::db::Conn,
-    token_hash: &[u8],
-    now: i64,
-) -> Result<(), crate::db::Error> {
-    crate::db::query("UPDATE sessions SET last_seen = $1 WHERE token_hash = $2")
-        .bind(now)
-        .bind(token_hash)
-        .execute(conn)
+pub async fn touch(conn: &impl Conn, token_hash: &[u8], now: i64) -> Result<(), crate::db::Error> {
+    session_rows::Entity::update_many()
+        .col_expr(Column::LastSeen, Expr::value(now))
+        .filter(Column::TokenHash.eq(token_hash.to_vec()))
+        .exec(conn.sea())
         .await?;
     Ok(())
 }
 
-pub async fn delete(
-    conn: &impl crate::db::Conn,
-    token_hash: &[u8],
-) -> Result<(), crate::db::Error> {
-    crate::db::query("DELETE FROM sessions WHERE token_hash = $1")
-        .bind(token_hash)
-        .execute(conn)
+pub async fn delete(conn: &impl Conn, token_hash: &[u8]) -> Result<(), crate::db::Error> {
+    session_rows::Entity::delete_many()
+        .filter(Column::TokenHash.eq(token_hash.to_vec()))
+        .exec(conn.sea())
         .await?;
     Ok(())
 }

@@ -1,6 +1,13 @@
 //! API tokens, stored by their SHA-256.
 
+use sea_orm::sea_query::Expr;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder,
+};
+
 use super::User;
+use crate::db::Conn;
+use crate::db::entity::api_tokens::{self, Column};
 
 #[derive(Debug, Clone)]
 pub struct TokenRow {
@@ -9,12 +16,6 @@ pub struct TokenRow {
     pub created_at: i64,
     pub last_used_at: Option<i64>,
 }
-crate::db::from_row!(TokenRow {
-    id,
-    name,
-    created_at,
-    last_used_at
-});
 
 /// A live token's user (enabled), with the token's id and last use.
 #[derive(Debug, Clone)]
@@ -25,61 +26,62 @@ pub struct Holder {
 }
 
 pub async fn insert(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     user_id: i64,
     name: &str,
     token_hash: &[u8],
     now: i64,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query(
-        "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(user_id)
-    .bind(name)
-    .bind(token_hash)
-    .bind(now)
-    .execute(conn)
+    api_tokens::ActiveModel {
+        user_id: Set(user_id),
+        name: Set(name.to_owned()),
+        token_hash: Set(token_hash.to_vec()),
+        created_at: Set(now),
+        ..Default::default()
+    }
+    .insert(conn.sea())
     .await?;
     Ok(())
 }
 
 /// The user's live tokens, newest first.
-pub async fn list(
-    ex: &impl crate::db::Conn,
-    user_id: i64,
-) -> Result<Vec<TokenRow>, crate::db::Error> {
-    crate::db::query_as(
-        "SELECT id, name, created_at, last_used_at FROM api_tokens
-         WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id DESC",
-    )
-    .bind(user_id)
-    .fetch_all(ex)
-    .await
+pub async fn list(ex: &impl Conn, user_id: i64) -> Result<Vec<TokenRow>, crate::db::Error> {
+    let rows = api_tokens::Entity::find()
+        .filter(Column::UserId.eq(user_id))
+        .filter(Column::RevokedAt.is_null())
+        .order_by_desc(Column::Id)
+        .all(ex.sea())
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|t| TokenRow {
+            id: t.id,
+            name: t.name,
+            created_at: t.created_at,
+            last_used_at: t.last_used_at,
+        })
+        .collect())
 }
 
 /// False when the user has no such live token.
 pub async fn revoke(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     user_id: i64,
     id: i64,
     now: i64,
 ) -> Result<bool, crate::db::Error> {
-    let done = crate::db::query(
-        "UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL",
-    )
-    .bind(now)
-    .bind(id)
-    .bind(user_id)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    let done = api_tokens::Entity::update_many()
+        .col_expr(Column::RevokedAt, Expr::value(now))
+        .filter(Column::Id.eq(id))
+        .filter(Column::UserId.eq(user_id))
+        .filter(Column::RevokedAt.is_null())
+        .exec(conn.sea())
+        .await?;
+    Ok(done.rows_affected == 1)
 }
 
 /// Who holds the live token with this hash, if their account is enabled.
-pub async fn holder(
-    ex: &impl crate::db::Conn,
-    token_hash: &[u8],
-) -> Result<Option<Holder>, crate::db::Error> {
+pub async fn holder(ex: &impl Conn, token_hash: &[u8]) -> Result<Option<Holder>, crate::db::Error> {
     let row: Option<(i64, String, bool, i64, Option<i64>)> = crate::db::query_as(
         "SELECT u.id, u.username, u.is_admin, t.id, t.last_used_at FROM api_tokens t
          JOIN users u ON u.id = t.user_id
@@ -101,15 +103,11 @@ pub async fn holder(
     )
 }
 
-pub async fn mark_used(
-    conn: &impl crate::db::Conn,
-    id: i64,
-    now: i64,
-) -> Result<(), crate::db::Error> {
-    crate::db::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2")
-        .bind(now)
-        .bind(id)
-        .execute(conn)
+pub async fn mark_used(conn: &impl Conn, id: i64, now: i64) -> Result<(), crate::db::Error> {
+    api_tokens::Entity::update_many()
+        .col_expr(Column::LastUsedAt, Expr::value(now))
+        .filter(Column::Id.eq(id))
+        .exec(conn.sea())
         .await?;
     Ok(())
 }

@@ -1,5 +1,10 @@
 //! The editor's unsaved text, one row per user and document.
 
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+
+use crate::db::Conn;
+use crate::db::entity::drafts::{self, Column};
+
 #[derive(Debug, Clone)]
 pub struct Draft {
     pub title: String,
@@ -16,7 +21,7 @@ crate::db::from_row!(Draft {
 
 /// Keeps (or replaces) the user's draft of a document.
 pub async fn put(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     doc_seq: i64,
     user_id: i64,
     draft: &Draft,
@@ -41,29 +46,26 @@ pub async fn put(
 
 /// The user's own draft of a document, if any.
 pub async fn find(
-    ex: &impl crate::db::Conn,
+    ex: &impl Conn,
     doc_seq: i64,
     user_id: i64,
 ) -> Result<Option<Draft>, crate::db::Error> {
-    crate::db::query_as(
-        "SELECT title, body, base_version, updated_at FROM drafts
-         WHERE doc_seq = $1 AND user_id = $2",
-    )
-    .bind(doc_seq)
-    .bind(user_id)
-    .fetch_optional(ex)
-    .await
+    let row = drafts::Entity::find_by_id((doc_seq, user_id))
+        .one(ex.sea())
+        .await?;
+    Ok(row.map(|d| Draft {
+        title: d.title,
+        body: d.body,
+        base_version: d.base_version,
+        updated_at: d.updated_at,
+    }))
 }
 
-pub async fn remove(
-    conn: &impl crate::db::Conn,
-    doc_seq: i64,
-    user_id: i64,
-) -> Result<(), crate::db::Error> {
-    crate::db::query("DELETE FROM drafts WHERE doc_seq = $1 AND user_id = $2")
-        .bind(doc_seq)
-        .bind(user_id)
-        .execute(conn)
+pub async fn remove(conn: &impl Conn, doc_seq: i64, user_id: i64) -> Result<(), crate::db::Error> {
+    drafts::Entity::delete_many()
+        .filter(Column::DocSeq.eq(doc_seq))
+        .filter(Column::UserId.eq(user_id))
+        .exec(conn.sea())
         .await?;
     Ok(())
 }

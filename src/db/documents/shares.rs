@@ -1,5 +1,12 @@
 //! Who a document is shared with, its visibility and its public link.
 
+use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
+
+use crate::db::Conn;
+use crate::db::entity::document_shares::{self, Column};
+use crate::db::entity::documents;
+
 #[derive(Debug, Clone)]
 pub struct Share {
     pub user_id: i64,
@@ -13,7 +20,7 @@ crate::db::from_row!(Share {
 });
 
 /// The people a document is shared with by name, by name.
-pub async fn list(ex: &impl crate::db::Conn, doc_seq: i64) -> Result<Vec<Share>, crate::db::Error> {
+pub async fn list(ex: &impl Conn, doc_seq: i64) -> Result<Vec<Share>, crate::db::Error> {
     crate::db::query_as(
         "SELECT s.user_id, u.username, s.can_edit FROM document_shares s
          JOIN users u ON u.id = s.user_id WHERE s.doc_seq = $1 ORDER BY u.username",
@@ -24,60 +31,60 @@ pub async fn list(ex: &impl crate::db::Conn, doc_seq: i64) -> Result<Vec<Share>,
 }
 
 pub async fn set_visibility(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     doc_seq: i64,
     visibility: &str,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query("UPDATE documents SET visibility = $1 WHERE seq = $2")
-        .bind(visibility)
-        .bind(doc_seq)
-        .execute(conn)
+    documents::Entity::update_many()
+        .col_expr(documents::Column::Visibility, Expr::value(visibility))
+        .filter(documents::Column::Seq.eq(doc_seq))
+        .exec(conn.sea())
         .await?;
     Ok(())
 }
 
 /// Shares with a user, or changes what they may do.
 pub async fn put(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     doc_seq: i64,
     user_id: i64,
     can_edit: bool,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query(
-        "INSERT INTO document_shares (doc_seq, user_id, can_edit) VALUES ($1, $2, $3)
-         ON CONFLICT (doc_seq, user_id) DO UPDATE SET can_edit = excluded.can_edit",
-    )
-    .bind(doc_seq)
-    .bind(user_id)
-    .bind(i64::from(can_edit))
-    .execute(conn)
-    .await?;
+    let row = document_shares::ActiveModel {
+        doc_seq: Set(doc_seq),
+        user_id: Set(user_id),
+        can_edit: Set(i64::from(can_edit)),
+    };
+    document_shares::Entity::insert(row)
+        .on_conflict(
+            OnConflict::columns([Column::DocSeq, Column::UserId])
+                .update_column(Column::CanEdit)
+                .to_owned(),
+        )
+        .exec_without_returning(conn.sea())
+        .await?;
     Ok(())
 }
 
-pub async fn remove(
-    conn: &impl crate::db::Conn,
-    doc_seq: i64,
-    user_id: i64,
-) -> Result<(), crate::db::Error> {
-    crate::db::query("DELETE FROM document_shares WHERE doc_seq = $1 AND user_id = $2")
-        .bind(doc_seq)
-        .bind(user_id)
-        .execute(conn)
+pub async fn remove(conn: &impl Conn, doc_seq: i64, user_id: i64) -> Result<(), crate::db::Error> {
+    document_shares::Entity::delete_many()
+        .filter(Column::DocSeq.eq(doc_seq))
+        .filter(Column::UserId.eq(user_id))
+        .exec(conn.sea())
         .await?;
     Ok(())
 }
 
 /// Sets (`Some`) or revokes (`None`) the public link's token.
 pub async fn set_public_token(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     doc_seq: i64,
     token: Option<&str>,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query("UPDATE documents SET public_token = $1 WHERE seq = $2")
-        .bind(token)
-        .bind(doc_seq)
-        .execute(conn)
+    documents::Entity::update_many()
+        .col_expr(documents::Column::PublicToken, Expr::value(token))
+        .filter(documents::Column::Seq.eq(doc_seq))
+        .exec(conn.sea())
         .await?;
     Ok(())
 }

@@ -3,7 +3,12 @@
 
 use std::sync::LazyLock;
 
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+
 use super::{COLUMNS, Document, Summary, access};
+use crate::db::Conn;
+use crate::db::entity::documents::{self, Column};
 
 /// A new document's row, as the domain made it.
 pub struct NewRow<'a> {
@@ -18,10 +23,7 @@ pub struct NewRow<'a> {
     pub now: i64,
 }
 
-pub async fn insert(
-    conn: &impl crate::db::Conn,
-    row: NewRow<'_>,
-) -> Result<Document, crate::db::Error> {
+pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "INSERT INTO documents
@@ -48,21 +50,19 @@ pub async fn insert(
 /// Stores HTML rendered after the fact (an import that left rendering for later,
 /// or a new renderer), unless the document changed meanwhile.
 pub async fn set_rendered(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     seq: i64,
     version: i64,
     html: &str,
     render_version: i64,
 ) -> Result<(), crate::db::Error> {
-    crate::db::query(
-        "UPDATE documents SET html = $1, render_version = $2 WHERE seq = $3 AND version = $4",
-    )
-    .bind(html)
-    .bind(render_version)
-    .bind(seq)
-    .bind(version)
-    .execute(conn)
-    .await?;
+    documents::Entity::update_many()
+        .col_expr(Column::Html, Expr::value(html))
+        .col_expr(Column::RenderVersion, Expr::value(render_version))
+        .filter(Column::Seq.eq(seq))
+        .filter(Column::Version.eq(version))
+        .exec(conn.sea())
+        .await?;
     Ok(())
 }
 
@@ -79,7 +79,7 @@ pub struct NextVersion<'a> {
 /// Writes the next version of `current`. The `version` guard makes a lost race
 /// impossible even if a caller skipped the check; `updated_at` never goes back.
 pub async fn update(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     current: &Document,
     next: NextVersion<'_>,
 ) -> Result<Document, crate::db::Error> {
@@ -110,36 +110,23 @@ pub async fn update(
 /// Moves a document into (`Some(time)`) or out of (`None`) the trash. False when
 /// there is no such document in the state it would leave.
 pub async fn set_deleted(
-    conn: &impl crate::db::Conn,
+    conn: &impl Conn,
     id: &str,
     deleted_at: Option<i64>,
 ) -> Result<bool, crate::db::Error> {
-    let done =
-        match deleted_at {
-            Some(t) => {
-                crate::db::query(
-                    "UPDATE documents SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL",
-                )
-                .bind(t)
-                .bind(id)
-                .execute(conn)
-                .await?
-            }
-            None => crate::db::query(
-                "UPDATE documents SET deleted_at = NULL WHERE id = $1 AND deleted_at IS NOT NULL",
-            )
-            .bind(id)
-            .execute(conn)
-            .await?,
-        };
-    Ok(done.rows_affected() == 1)
+    let change = documents::Entity::update_many()
+        .col_expr(Column::DeletedAt, Expr::value(deleted_at))
+        .filter(Column::Id.eq(id));
+    let change = match deleted_at {
+        Some(_) => change.filter(Column::DeletedAt.is_null()),
+        None => change.filter(Column::DeletedAt.is_not_null()),
+    };
+    let done = change.exec(conn.sea()).await?;
+    Ok(done.rows_affected == 1)
 }
 
 /// Deletes the viewer's documents in the trash for good; how many.
-pub async fn purge_trash(
-    conn: &impl crate::db::Conn,
-    viewer: Option<i64>,
-) -> Result<u64, crate::db::Error> {
+pub async fn purge_trash(conn: &impl Conn, viewer: Option<i64>) -> Result<u64, crate::db::Error> {
     let done = crate::db::query(format!(
         "DELETE FROM documents AS d WHERE d.deleted_at IS NOT NULL AND {}",
         access::owned("$1")
@@ -153,7 +140,7 @@ pub async fn purge_trash(
 /// Live documents the viewer may read, newest first. Fetches one row more than a
 /// page so the caller knows whether another follows.
 pub async fn list_live(
-    ex: &impl crate::db::Conn,
+    ex: &impl Conn,
     page: i64,
     size: i64,
     viewer: Option<i64>,
@@ -177,7 +164,7 @@ pub async fn list_live(
 
 /// The viewer's documents in the trash, most recently deleted first.
 pub async fn list_trash(
-    ex: &impl crate::db::Conn,
+    ex: &impl Conn,
     page: i64,
     size: i64,
     viewer: Option<i64>,
@@ -200,7 +187,7 @@ pub async fn list_trash(
 
 /// A live document by its public link token.
 pub async fn find_public(
-    ex: &impl crate::db::Conn,
+    ex: &impl Conn,
     token: &str,
 ) -> Result<Option<Document>, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
@@ -216,7 +203,7 @@ pub async fn find_public(
 }
 
 /// How many documents are live and how many in the trash, everyone's.
-pub async fn counts(ex: &impl crate::db::Conn) -> Result<(i64, i64), crate::db::Error> {
+pub async fn counts(ex: &impl Conn) -> Result<(i64, i64), crate::db::Error> {
     crate::db::query_as(
         "SELECT count(*) FILTER (WHERE deleted_at IS NULL), \
                 count(*) FILTER (WHERE deleted_at IS NOT NULL) \
