@@ -2,7 +2,9 @@
 # HTTP on loopback, in one run: a signed-in GET /d/{id} (random ids) beside
 # GET /healthz (the server's own ceiling), at 1, 10 and 50 connections.
 # Requests/s from wrk; p50/p99 from every request's latency in an HDR histogram
-# (benches/loadgen.rs, closed loop). Peak RSS of the server at the end.
+# (benches/loadgen.rs, closed loop); the server's CPU time (user + system, both
+# cores) per page over that closed-loop run, which moves far less from run to
+# run than a rate on a shared machine. Peak RSS of the server at the end.
 #
 # Usage: benches/http.sh DB_PATH [SECONDS] [CONNECTIONS...]
 #   seed first, e.g.: quire seed --count 10000 --size 8192
@@ -42,23 +44,27 @@ ids=$(mktemp); sed 's|^/d/||' "$paths" > "$ids"
 
 mkdir -p target/perf
 csv=target/perf/http.csv
-echo "connections,path,tool,requests_per_s,p50_ms,p99_ms" > "$csv"
+echo "connections,path,tool,requests_per_s,p50_ms,p99_ms,cpu_us_per_request" > "$csv"
+tick=$(getconf CLK_TCK)
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 echo "documents: $(wc -l < "$paths"), ${secs}s per measurement, signed in, server workers: default"
-printf '| conns | /healthz req/s | /d/{id} req/s | ratio | /d/{id} p50 ms | /d/{id} p99 ms | /healthz p99 ms |\n'
-printf '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+printf '| conns | /healthz req/s | /d/{id} req/s | ratio | /d/{id} p50 ms | /d/{id} p99 ms | /d/{id} CPU µs | /healthz p99 ms |\n'
+printf '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 for c in "${conns[@]}"; do
   h_rps=$(wrk -t1 -c"$c" -d"${secs}s" "http://127.0.0.1:$port/healthz" | awk '/Requests\/sec/ {print $2}')
   d_rps=$(IDS="$ids" COOKIE="$cookie" wrk -t1 -c"$c" -d"${secs}s" -s benches/random-doc.lua "http://127.0.0.1:$port" | awk '/Requests\/sec/ {print $2}')
   read -r _ _ hp50 _ hp99 _ _ < <("$loadgen" "127.0.0.1:$port" "$health" "$c" "$secs")
+  before=$(cpu_ticks)
   read -r _ lrps dp50 _ dp99 _ _ < <("$loadgen" "127.0.0.1:$port" "$paths" "$c" "$secs" "$cookie")
+  cpu_us=$(python3 -c "print(f'{($(cpu_ticks) - $before) * 1e6 / $tick / ($lrps * $secs):.0f}')")
   {
     echo "$c,/healthz,wrk,$h_rps,,"
     echo "$c,/d/{id},wrk,$d_rps,,"
     echo "$c,/healthz,loadgen,,$hp50,$hp99"
-    echo "$c,/d/{id},loadgen,$lrps,$dp50,$dp99"
+    echo "$c,/d/{id},loadgen,$lrps,$dp50,$dp99,$cpu_us"
   } >> "$csv"
   ratio=$(python3 -c "print(f'{100*$d_rps/$h_rps:.1f} %')")
-  printf '| %s | %.0f | %.0f | %s | %s | %s | %s |\n' "$c" "$h_rps" "$d_rps" "$ratio" "$dp50" "$dp99" "$hp99"
+  printf '| %s | %.0f | %.0f | %s | %s | %s | %s | %s |\n' "$c" "$h_rps" "$d_rps" "$ratio" "$dp50" "$dp99" "$cpu_us" "$hp99"
 done
 rm -f "$ids"
 echo "server peak RSS: $(awk '/VmHWM/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)"
