@@ -90,6 +90,7 @@ test('an autosave without a network warns, and keeps the draft once the network 
   const later = await context.newPage();
   await later.goto(`${path}/edit`);
   await later.locator('#draft-restore').click();
+  await later.locator('#draft-restored').waitFor();
   assert.equal(await editorBody(later).inputValue(), 'a draft typed offline');
   await context.close();
 });
