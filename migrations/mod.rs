@@ -40,6 +40,7 @@ pub const STEPS: &[Step] = &[
     step!("0005_drafts"),
     step!("0006_covering_indexes"),
     step!("0007_owners_for_ownerless"),
+    step!("0008_search_queue"),
 ];
 
 pub struct Migrator;

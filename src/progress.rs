@@ -18,3 +18,20 @@ pub fn bar(total: u64, visible: bool, what: &str) -> anyhow::Result<ProgressBar>
     );
     Ok(bar)
 }
+
+/// Indexes for search everything an import or seed queued, with a bar.
+pub async fn index_for_search(db: &crate::db::Db, visible: bool) -> anyhow::Result<()> {
+    use crate::db::search::queue;
+    let queued = queue::queued(db).await?;
+    if queued == 0 {
+        return Ok(());
+    }
+    let bar = bar(
+        queued as u64,
+        visible,
+        "indexing for search [{bar:40}] {pos}/{len} documents",
+    )?;
+    queue::catch_up(db, queue::BULK_BATCH, |done| bar.set_position(done as u64)).await?;
+    bar.finish_and_clear();
+    Ok(())
+}

@@ -154,6 +154,7 @@ pub async fn seed(db: &Db, count: usize, size: usize, seed: u64, cap: usize) -> 
         bar.inc(n as u64);
     }
     bar.finish();
+    crate::progress::index_for_search(db, true).await?;
     db.after_bulk_load().await?;
     Ok(())
 }

@@ -33,6 +33,8 @@ impl Application {
     pub async fn build(config: Config) -> anyhow::Result<Self> {
         let started = Instant::now();
         let db = Db::open(&config).await?;
+        tokio::spawn(crate::db::search::queue::run_indexer(db.clone()));
+        db.start_group_commit();
         let listener =
             TcpListener::bind(&config.bind).with_context(|| format!("binding {}", config.bind))?;
         let port = listener.local_addr()?.port();

@@ -28,6 +28,8 @@ pub mod copy;
 pub mod documents;
 pub mod entity;
 mod files;
+mod group;
+pub use group::Work;
 pub mod search;
 pub use files::{close_file, open_file};
 mod schema;
@@ -82,6 +84,10 @@ pub struct Db {
     pub health: WriterHealth,
     /// SQLite: the folder that holds the database, for the free-space probe.
     folder: Option<std::path::PathBuf>,
+    /// SQLite: commits and the search indexer's progress behind them.
+    pub search: search::queue::SearchQueue,
+    /// SQLite: the queue of writes that share transactions (group commit).
+    group: group::Group,
 }
 
 /// The log directive that keeps PostgreSQL's notices ("relation ... already
@@ -204,6 +210,8 @@ impl Db {
             backend: Backend::Sqlite,
             health,
             folder: absolute.parent().map(Path::to_path_buf),
+            search: Default::default(),
+            group: Default::default(),
         })
     }
 
@@ -223,6 +231,8 @@ impl Db {
             backend: Backend::Postgres,
             health: WriterHealth::default(),
             folder: None,
+            search: Default::default(),
+            group: Default::default(),
         })
     }
 
@@ -259,7 +269,11 @@ impl Db {
         if let Err(e) = &tx {
             self.health.record(Some(e));
         }
-        Ok(WriteTx::write(tx?, self.health.clone()))
+        Ok(WriteTx::write(
+            tx?,
+            self.health.clone(),
+            self.search.clone(),
+        ))
     }
 
     async fn begin_locked(&self) -> Result<Transaction, Error> {

@@ -80,6 +80,8 @@ pub struct WriteTx {
 struct Pending {
     health: WriterHealth,
     armed: bool,
+    /// Told of each commit (a write may have queued documents for search).
+    search: Option<super::search::queue::SearchQueue>,
 }
 
 impl Drop for Pending {
@@ -92,12 +94,17 @@ impl Drop for Pending {
 
 impl WriteTx {
     /// A write transaction, reporting to `health`.
-    pub(super) fn write(inner: DatabaseTransaction, health: WriterHealth) -> Self {
+    pub(super) fn write(
+        inner: DatabaseTransaction,
+        health: WriterHealth,
+        search: super::search::queue::SearchQueue,
+    ) -> Self {
         Self {
             inner,
             pending: Pending {
                 health,
                 armed: true,
+                search: Some(search),
             },
         }
     }
@@ -109,6 +116,7 @@ impl WriteTx {
             pending: Pending {
                 health: WriterHealth::default(),
                 armed: false,
+                search: None,
             },
         }
     }
@@ -118,6 +126,9 @@ impl WriteTx {
         pending.armed = false;
         let outcome = inner.commit().await;
         pending.health.record(outcome.as_ref().err());
+        if let (Ok(()), Some(search)) = (&outcome, &pending.search) {
+            search.committed();
+        }
         outcome
     }
 

@@ -11,6 +11,7 @@ mod highlight;
 mod history;
 mod id;
 pub mod merge;
+mod prepared;
 mod render;
 mod revisions;
 mod saving;
@@ -276,6 +277,9 @@ pub async fn update(
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
+    if let Some(saved) = prepared::save_quickly(db, (id, base), &doc, &html, actor, false).await? {
+        return Ok(saved);
+    }
     let mut tx = db.begin_write().await?;
     let current = access::authorize(&*tx, id, actor, Access::Edit).await?;
     if current.deleted_at.is_some() {

@@ -2,8 +2,8 @@
 //! nobody saved in between, merged against the base revision when someone did.
 
 use super::{
-    Access, Actor, DocError, DocId, Document, Merge, Valid, access, drafts, merge, render_markdown,
-    revisions, save_over,
+    Access, Actor, DocError, DocId, Document, Merge, Valid, access, drafts, merge, prepared,
+    render_markdown, revisions, save_over,
 };
 use crate::db::Db;
 
@@ -51,6 +51,12 @@ pub async fn save(
     actor: Option<Actor<'_>>,
 ) -> Result<Saved, DocError> {
     let html = render_markdown(&doc.body);
+    if let Some(doc) = prepared::save_quickly(db, (id, base), &doc, &html, actor, true).await? {
+        return Ok(Saved {
+            doc,
+            merged_with: None,
+        });
+    }
     let mut tx = db.begin_write().await?;
     let current = access::authorize(&*tx, id, actor, Access::Edit).await?;
     if current.deleted_at.is_some() {

@@ -4,6 +4,7 @@
 
 use super::search_query::{CLOSE, Found, Hit, OPEN, translate};
 use super::{Actor, access, snippet};
+use crate::db::search::queue;
 use crate::db::search::sqlite::{self, Index};
 use crate::db::{Backend, Db};
 
@@ -37,6 +38,15 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
     let t = translate(input);
     let page = (limit, access::viewer(actor));
     let mut found = Found::default();
+    // The user's own saves of a moment ago are found: the indexer is given up
+    // to a second to take them in.
+    match queue::caught_up(db).await {
+        Ok(current) => found.catching_up = !current,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not tell whether the search index is current");
+            found.catching_up = true;
+        }
+    }
     if let Some(expr) = &t.words {
         if !expr.contains("cjk :") {
             let in_titles = format!("title : ({expr})");

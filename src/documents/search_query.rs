@@ -182,6 +182,9 @@ impl Hit {
 pub struct Found {
     pub hits: Vec<Hit>,
     pub failed: bool,
+    /// The search indexes are still catching up with recent saves (or a whole
+    /// import): some recent text may not be found yet.
+    pub catching_up: bool,
 }
 
 impl Found {

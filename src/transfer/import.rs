@@ -208,6 +208,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         "the import stopped before reading every file"
     );
     bar.finish_and_clear();
+    crate::progress::index_for_search(db, opts.progress).await?;
     db.after_bulk_load().await?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)

@@ -46,6 +46,7 @@ struct ResultsPartial {
     q: String,
     hits: Vec<HitRow>,
     failed: bool,
+    catching_up: bool,
 }
 
 #[derive(Template)]
@@ -69,6 +70,7 @@ pub async fn search_results(
     let results = ResultsPartial {
         hits: found.hits.iter().map(HitRow::from).collect(),
         failed: found.failed,
+        catching_up: found.catching_up,
         q,
     };
     // A failed query is a bug, not an empty result: the status says so, to

@@ -24,6 +24,7 @@ mod proxies;
 mod redirects;
 mod schema;
 mod search;
+mod search_queue;
 mod search_snippets;
 mod sign_in_abuse;
 mod sign_in_to_save;

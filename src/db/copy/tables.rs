@@ -20,8 +20,14 @@ pub struct Table {
 
 /// Tables the copy leaves alone: `quire_settings` holds what quire writes from
 /// its configuration at every start, the record of schema steps (`seaql_migrations`,
-/// and `_sqlx_migrations` from older releases) is each engine's own.
-pub const NOT_COPIED: &[&str] = &["quire_settings", "_sqlx_migrations", "seaql_migrations"];
+/// and `_sqlx_migrations` from older releases) is each engine's own, and SQLite's
+/// `search_queue` is indexing work the target makes for itself as rows arrive.
+pub const NOT_COPIED: &[&str] = &[
+    "quire_settings",
+    "_sqlx_migrations",
+    "seaql_migrations",
+    "search_queue",
+];
 
 /// What is copied, parents before the tables that refer to them: (table, row
 /// order, identity column). The columns come from the entities.

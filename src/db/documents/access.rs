@@ -40,6 +40,12 @@ pub fn owned(viewer_param: &str) -> String {
     format!("({v} IS NULL OR d.owner_id = {v})", v = viewer_param)
 }
 
+/// The viewer's access level (as `ACCESS_SQL`) with the viewer's id as
+/// `viewer_param`, for a statement on `documents` itself.
+pub(crate) fn level(viewer_param: &str) -> String {
+    ACCESS_SQL.replace("$2", viewer_param)
+}
+
 /// Columns of a document and the viewer's `access` to it, for a query that joins
 /// `documents` to a row naming the viewer's id as `viewer_expr` (one round trip
 /// for the session and the page, see `db::accounts::sessions::find_live_with_document`).

@@ -82,59 +82,92 @@ pub struct NewRevision<'a> {
     pub now: i64,
 }
 
+/// A revision's text, hashed and compressed before the writer is taken: what
+/// `store_text` writes. Made against the texts stored when it was made; the
+/// caller makes sure the document has not changed since (its version).
+pub struct StoredText {
+    pub hash: Vec<u8>,
+    raw_size: i64,
+    /// `None` when the document already holds this text (nothing to store).
+    data: Option<Compressed>,
+}
+
+/// A text's zstd bytes, and the base text's hash and the delta's depth when it
+/// is stored against one.
+type Compressed = (Vec<u8>, Option<(Vec<u8>, i64)>);
+
+/// Hashes `body` and, unless the document already holds that text, compresses
+/// it against `prev` (the body it replaces) where `prev` is stored shallower than
+/// `SNAPSHOT_EVERY`, whole otherwise.
+pub async fn prepare_text(
+    conn: &impl crate::db::Conn,
+    doc_seq: i64,
+    body: &str,
+    prev: Option<&str>,
+) -> Result<StoredText, crate::db::Error> {
+    let hash = self::hash(body);
+    let depth_of = |h: Vec<u8>| async move {
+        crate::db::query_scalar::<i64>(
+            "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
+        )
+        .bind(doc_seq)
+        .bind(h)
+        .fetch_optional(conn)
+        .await
+    };
+    let raw_size = body.len() as i64;
+    if depth_of(hash.clone()).await?.is_some() {
+        return Ok(StoredText {
+            hash,
+            raw_size,
+            data: None,
+        });
+    }
+    let base = match prev {
+        Some(prev) => {
+            let prev_hash = self::hash(prev);
+            let depth = depth_of(prev_hash.clone()).await?;
+            depth
+                .filter(|d| d + 1 < SNAPSHOT_EVERY)
+                .map(|d| (prev, prev_hash, d + 1))
+        }
+        None => None,
+    };
+    let data = compress(body, base.as_ref().map(|b| b.0)).map_err(io_err)?;
+    Ok(StoredText {
+        hash,
+        raw_size,
+        data: Some((data, base.map(|(_, h, d)| (h, d)))),
+    })
+}
+
 /// Appends a revision of a document, inside the caller's transaction: its text is
 /// stored once per document, as a delta against `prev` where that is stored.
 pub async fn record(
     conn: &impl crate::db::Conn,
     new: NewRevision<'_>,
 ) -> Result<(), crate::db::Error> {
-    let NewRevision {
-        doc_seq,
-        rev,
-        title,
-        body,
-        prev,
-        added,
-        removed,
-        author,
-        now,
-    } = new;
-    let text_hash = hash(body);
-    let known: Option<i64> = crate::db::query_scalar(
-        "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
-    )
-    .bind(doc_seq)
-    .bind(&text_hash)
-    .fetch_optional(conn)
-    .await?;
-    if known.is_none() {
-        let base = match prev {
-            Some(prev) => {
-                let prev_hash = hash(prev);
-                let depth: Option<i64> = crate::db::query_scalar(
-                    "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
-                )
-                .bind(doc_seq)
-                .bind(&prev_hash)
-                .fetch_optional(conn)
-                .await?;
-                depth
-                    .filter(|d| d + 1 < SNAPSHOT_EVERY)
-                    .map(|d| (prev, prev_hash, d + 1))
-            }
-            None => None,
-        };
-        let data = compress(body, base.as_ref().map(|b| b.0)).map_err(io_err)?;
+    let text = prepare_text(conn, new.doc_seq, new.body, new.prev).await?;
+    record_prepared(conn, &new, &text).await
+}
+
+/// Appends revision `new` whose text `prepare_text` made.
+pub async fn record_prepared(
+    conn: &impl crate::db::Conn,
+    new: &NewRevision<'_>,
+    text: &StoredText,
+) -> Result<(), crate::db::Error> {
+    if let Some((data, base)) = &text.data {
         crate::db::query(
             "INSERT INTO revision_texts (doc_seq, hash, base, depth, raw_size, data)
              VALUES ($1, $2, $3, $4, $5, $6)",
         )
-        .bind(doc_seq)
-        .bind(&text_hash)
-        .bind(base.as_ref().map(|b| b.1.clone()))
-        .bind(base.as_ref().map_or(0, |b| b.2))
-        .bind(body.len() as i64)
-        .bind(data)
+        .bind(new.doc_seq)
+        .bind(&text.hash)
+        .bind(base.as_ref().map(|b| b.0.clone()))
+        .bind(base.as_ref().map_or(0, |b| b.1))
+        .bind(text.raw_size)
+        .bind(data.clone())
         .execute(conn)
         .await?;
     }
@@ -142,15 +175,15 @@ pub async fn record(
         "INSERT INTO revisions (doc_seq, rev, title, text_hash, size, added, removed, author, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
     )
-    .bind(doc_seq)
-    .bind(rev)
-    .bind(title)
-    .bind(&text_hash)
-    .bind(body.len() as i64)
-    .bind(added)
-    .bind(removed)
-    .bind(author)
-    .bind(now)
+    .bind(new.doc_seq)
+    .bind(new.rev)
+    .bind(new.title)
+    .bind(&text.hash)
+    .bind(text.raw_size)
+    .bind(new.added)
+    .bind(new.removed)
+    .bind(new.author)
+    .bind(new.now)
     .execute(conn)
     .await?;
     Ok(())

@@ -107,6 +107,42 @@ pub async fn update(
         .await
 }
 
+/// Writes the next version of document `id` if it is still at version `base`,
+/// live, and `viewer` may edit it: one statement, no read first. `None` when any
+/// of that is not so (the caller finds out which the slow way).
+pub async fn update_if_current(
+    conn: &impl Conn,
+    id: &str,
+    base: i64,
+    viewer: Option<i64>,
+    next: NextVersion<'_>,
+) -> Result<Option<Document>, crate::db::Error> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "UPDATE documents
+             SET title = $1, size = octet_length($2), body = $2, html = $3, render_version = $4,
+                 version = version + 1,
+                 updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8
+             WHERE id = $6 AND version = $7 AND deleted_at IS NULL AND {} >= 2
+             RETURNING {}",
+            access::level("$9"),
+            *COLUMNS
+        )
+    });
+    crate::db::query_as(SQL.as_str())
+        .bind(next.title)
+        .bind(next.body)
+        .bind(next.html)
+        .bind(next.render_version)
+        .bind(next.now)
+        .bind(id)
+        .bind(base)
+        .bind(next.cjk)
+        .bind(viewer)
+        .fetch_optional(conn)
+        .await
+}
+
 /// Moves a document into (`Some(time)`) or out of (`None`) the trash. False when
 /// there is no such document in the state it would leave.
 pub async fn set_deleted(

@@ -5,4 +5,5 @@
 //! caller's shape (`id, title, updated_at, snippet`), best first.
 
 pub mod postgres;
+pub mod queue;
 pub mod sqlite;

@@ -1,0 +1,151 @@
+//! Group commit (SQLite): saves that arrive while the writer is busy share one
+//! transaction. One task owns the writer; it takes every write waiting in its
+//! queue, runs them one after the other inside one `BEGIN IMMEDIATE`, commits
+//! once, and only then answers each caller. A transaction costs the writer a
+//! pool hand-off, a `BEGIN` and a `COMMIT` (each a trip to SQLite's thread):
+//! paid once per batch instead of once per save.
+//!
+//! A write that fails sinks nobody else's: the batch is rolled back and every
+//! write in it is run again in a transaction of its own, so each caller gets
+//! its own outcome (its own error, a full disk named as such).
+
+use std::sync::{Arc, OnceLock};
+
+use futures_util::future::BoxFuture;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Db, Error, WriteTx};
+
+/// Writes one transaction takes at most: a batch still commits within a few
+/// milliseconds, so the first write in it is not kept waiting by the last.
+const MOST: usize = 64;
+
+/// The queue in front of the writer task, once it runs.
+#[derive(Clone, Debug, Default)]
+pub struct Group(Arc<OnceLock<mpsc::UnboundedSender<Box<dyn Queued>>>>);
+
+/// A write in the queue: run it (again, if its batch failed), then answer.
+trait Queued: Send {
+    fn run<'a>(&'a mut self, tx: &'a WriteTx) -> BoxFuture<'a, Result<(), Error>>;
+    fn answer(self: Box<Self>, outcome: Result<(), Error>);
+}
+
+/// The statements of one write, run on the shared transaction; may run twice.
+pub type Work<T> = Box<dyn for<'a> Fn(&'a WriteTx) -> BoxFuture<'a, Result<T, Error>> + Send>;
+
+struct Typed<T> {
+    work: Work<T>,
+    out: Option<T>,
+    reply: oneshot::Sender<Result<T, Error>>,
+}
+
+impl<T: Send + 'static> Queued for Typed<T> {
+    fn run<'a>(&'a mut self, tx: &'a WriteTx) -> BoxFuture<'a, Result<(), Error>> {
+        Box::pin(async move {
+            self.out = Some((self.work)(tx).await?);
+            Ok(())
+        })
+    }
+
+    fn answer(self: Box<Self>, outcome: Result<(), Error>) {
+        let Self { out, reply, .. } = *self;
+        let answer = outcome.and_then(|()| out.ok_or_else(|| super::internal("no result")));
+        // The caller may have gone (its request cancelled): the write stands.
+        let _ = reply.send(answer);
+    }
+}
+
+impl Db {
+    /// Starts the writer task (SQLite; a server calls this once at start).
+    /// Without it, `write_grouped` runs each write in its own transaction.
+    pub fn start_group_commit(&self) {
+        if self.backend != super::Backend::Sqlite {
+            return;
+        }
+        let (send, receive) = mpsc::unbounded_channel();
+        if self.group.0.set(send).is_ok() {
+            // The task's own handle has no queue: it must not keep itself alive.
+            let writer = Self {
+                group: Group::default(),
+                ..self.clone()
+            };
+            tokio::spawn(writer_task(writer, receive));
+        }
+    }
+
+    /// Runs `work` in a write transaction, shared with other writes queued at
+    /// the same time; answers once that transaction has committed.
+    pub async fn write_grouped<T: Send + 'static>(&self, work: Work<T>) -> Result<T, Error> {
+        let Some(queue) = self.group.0.get() else {
+            return alone(self, &work).await;
+        };
+        let (reply, answer) = oneshot::channel();
+        let queued = Box::new(Typed {
+            work,
+            out: None,
+            reply,
+        });
+        if let Err(mpsc::error::SendError(mut queued)) = queue.send(queued) {
+            // The writer task is gone (its runtime ended): write directly.
+            let outcome = run_alone(self, &mut queued).await;
+            queued.answer(outcome);
+        }
+        answer
+            .await
+            .map_err(|_| super::internal("the writer task stopped before answering"))?
+    }
+}
+
+/// One write in a transaction of its own.
+async fn alone<T>(db: &Db, work: &Work<T>) -> Result<T, Error> {
+    let tx = db.begin_write().await?;
+    let out = work(&tx).await?;
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// A queued write in a transaction of its own.
+async fn run_alone(db: &Db, write: &mut Box<dyn Queued>) -> Result<(), Error> {
+    let tx = db.begin_write().await?;
+    write.run(&tx).await?;
+    tx.commit().await
+}
+
+async fn writer_task(db: Db, mut queue: mpsc::UnboundedReceiver<Box<dyn Queued>>) {
+    while let Some(first) = queue.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < MOST {
+            match queue.try_recv() {
+                Ok(next) => batch.push(next),
+                Err(_) => break,
+            }
+        }
+        let together = async {
+            let tx = db.begin_write().await?;
+            for write in &mut batch {
+                write.run(&tx).await?;
+            }
+            tx.commit().await
+        }
+        .await;
+        match together {
+            Ok(()) => {
+                for write in batch {
+                    write.answer(Ok(()));
+                }
+                continue;
+            }
+            Err(e) if batch.len() == 1 => {
+                if let Some(write) = batch.pop() {
+                    write.answer(Err(e));
+                }
+                continue;
+            }
+            Err(_) => {}
+        }
+        for mut write in batch {
+            let outcome = run_alone(&db, &mut write).await;
+            write.answer(outcome);
+        }
+    }
+}

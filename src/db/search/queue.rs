@@ -1,0 +1,222 @@
+//! The search queue (SQLite): a save queues its document's `seq` in its own
+//! transaction (a trigger, migrations/sqlite/0008), and an indexer applies the
+//! queue to both FTS5 indexes in batches, off the writer's critical path: each
+//! queued document's entries are removed by rowid and made again from the row
+//! as it is now (or not at all, if it is gone). The queue lives in the database,
+//! so a crash loses no index work; a document saved ten times while queued is
+//! indexed once.
+//!
+//! PostgreSQL keeps its search columns in the row as it is written: nothing is
+//! ever queued there.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{Notify, watch};
+
+use crate::db::{Backend, Db, Error, query, query_scalar};
+
+/// How much text one indexing transaction takes in, as (documents, bytes); at
+/// least one document. In the background: a few milliseconds of the writer
+/// (FTS5 takes ~0.15 ms per KB for both indexes), so saves queued behind it
+/// wait little.
+pub const BATCH: Batch = Batch(64, 128 << 10);
+
+/// After an import or seed: fewer, larger FTS5 segments, each transaction
+/// still short enough (~0.1 s) that a server on the same file saves in between.
+pub const BULK_BATCH: Batch = Batch(1000, 1 << 20);
+
+/// At most this many documents and this many bytes of text.
+#[derive(Clone, Copy, Debug)]
+pub struct Batch(pub i64, pub i64);
+
+/// How long the indexer lets saves gather after it is woken: many saves of one
+/// document become one indexing.
+const GATHER: Duration = Duration::from_millis(5);
+
+/// A search waits for the indexer at most this long for the user's own saves,
+/// and only when little is queued.
+pub const WAIT: Duration = Duration::from_secs(1);
+pub const WAIT_AT_MOST_QUEUED: i64 = 256;
+
+/// Write commits and indexing progress, shared by every clone of one `Db`.
+#[derive(Clone, Debug, Default)]
+pub struct SearchQueue(Arc<Progress>);
+
+#[derive(Debug)]
+struct Progress {
+    /// Wakes the indexer after a commit.
+    wake: Notify,
+    /// Write transactions committed so far.
+    committed: AtomicU64,
+    /// The count of commits whose documents are all indexed.
+    indexed: watch::Sender<u64>,
+    /// An indexer task runs in this process.
+    running: AtomicBool,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Self {
+            wake: Notify::new(),
+            committed: AtomicU64::new(0),
+            indexed: watch::Sender::new(0),
+            running: AtomicBool::new(false),
+        }
+    }
+}
+
+impl SearchQueue {
+    /// A write transaction committed: it may have queued documents.
+    pub fn committed(&self) {
+        self.0.committed.fetch_add(1, Ordering::Release);
+        self.0.wake.notify_one();
+    }
+}
+
+/// How many documents wait to be indexed (always 0 on PostgreSQL).
+pub async fn queued(db: &Db) -> Result<i64, Error> {
+    if db.backend != Backend::Sqlite {
+        return Ok(0);
+    }
+    query_scalar("SELECT count(*) FROM search_queue")
+        .fetch_one(&db.read)
+        .await
+}
+
+/// Indexes a `batch` of queued documents in one write transaction; how many.
+pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Error> {
+    if db.backend != Backend::Sqlite {
+        return Ok(0);
+    }
+    // Looked up on a reader first: an empty queue never takes the writer.
+    let any: Option<i64> = query_scalar("SELECT seq FROM search_queue LIMIT 1")
+        .fetch_optional(&db.read)
+        .await?;
+    if any.is_none() {
+        return Ok(0);
+    }
+    let tx = db.begin_write().await?;
+    let queued: Vec<(i64, i64)> = crate::db::query_as(
+        "SELECT q.seq, coalesce(d.size, 0) FROM search_queue q
+         LEFT JOIN documents d ON d.seq = q.seq ORDER BY q.seq LIMIT $1",
+    )
+    .bind(most)
+    .fetch_all(&*tx)
+    .await?;
+    let mut total = 0;
+    let seqs: Vec<i64> = queued
+        .into_iter()
+        .take_while(|&(_, size)| {
+            let first = total == 0;
+            total += size.max(1);
+            first || total <= bytes
+        })
+        .map(|(seq, _)| seq)
+        .collect();
+    if seqs.is_empty() {
+        tx.rollback().await?;
+        return Ok(0);
+    }
+    let list = format!(
+        "[{}]",
+        seqs.iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    for sql in [
+        "DELETE FROM documents_words WHERE rowid IN (SELECT value FROM json_each($1))",
+        "DELETE FROM documents_trigrams WHERE rowid IN (SELECT value FROM json_each($1))",
+        "INSERT INTO documents_words (rowid, title, body, cjk)
+             SELECT seq, title, body, cjk FROM documents
+             WHERE seq IN (SELECT value FROM json_each($1))",
+        "INSERT INTO documents_trigrams (rowid, title, body)
+             SELECT seq, title, body FROM documents
+             WHERE seq IN (SELECT value FROM json_each($1))",
+        "DELETE FROM search_queue WHERE seq IN (SELECT value FROM json_each($1))",
+    ] {
+        query(sql).bind(&list).execute(&*tx).await?;
+    }
+    tx.commit().await?;
+    Ok(seqs.len())
+}
+
+/// Indexes everything queued, `batch` documents a transaction, calling
+/// `progress` with the count done so far; the total.
+pub async fn catch_up(
+    db: &Db,
+    batch: Batch,
+    mut progress: impl FnMut(usize),
+) -> Result<usize, Error> {
+    let mut done = 0;
+    loop {
+        match index_batch(db, batch).await? {
+            0 => return Ok(done),
+            n => {
+                done += n;
+                progress(done);
+            }
+        }
+    }
+}
+
+/// Runs the indexer until the database is closed: woken by every commit (and
+/// once a second, for what another process queued), it applies the queue in
+/// small batches, then tells waiting searches how far it got.
+pub async fn run_indexer(db: Db) {
+    if db.backend != Backend::Sqlite {
+        return;
+    }
+    let progress = db.search.0.clone();
+    progress.running.store(true, Ordering::Release);
+    while !db.is_closed() {
+        let _ = tokio::time::timeout(Duration::from_secs(1), progress.wake.notified()).await;
+        tokio::time::sleep(GATHER).await;
+        let seen = progress.committed.load(Ordering::Acquire);
+        match catch_up(&db, BATCH, |_| {}).await {
+            Ok(_) => {
+                progress.indexed.send_if_modified(|at| {
+                    let newer = seen > *at;
+                    *at = (*at).max(seen);
+                    newer
+                });
+            }
+            Err(e) if db.is_closed() => {
+                tracing::debug!(error = %e, "the indexer stops: the database is closed");
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "indexing for search failed; retrying in a second");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    }
+    progress.running.store(false, Ordering::Release);
+}
+
+/// Brings the search indexes up to the writes committed so far, as far as can
+/// be done within `WAIT`: with an indexer running, waits for it; without one
+/// (a command, a test), indexes now. False when the indexes still lag (the
+/// search page says so).
+pub async fn caught_up(db: &Db) -> Result<bool, Error> {
+    if db.backend != Backend::Sqlite {
+        return Ok(true);
+    }
+    let progress = &db.search.0;
+    let target = progress.committed.load(Ordering::Acquire);
+    let queued = queued(db).await?;
+    if queued == 0 {
+        return Ok(true);
+    }
+    if !progress.running.load(Ordering::Acquire) {
+        catch_up(db, BULK_BATCH, |_| {}).await?;
+        return Ok(true);
+    }
+    if queued > WAIT_AT_MOST_QUEUED {
+        return Ok(false);
+    }
+    let mut indexed = progress.indexed.subscribe();
+    let reached = tokio::time::timeout(WAIT, indexed.wait_for(|at| *at >= target)).await;
+    Ok(matches!(reached, Ok(Ok(_))))
+}

@@ -1,0 +1,106 @@
+//! SQLite's search indexes are kept by a background indexer from a queue in the
+//! database: what is queued survives the process, a user's own save is found at
+//! once, and while much is queued the search page says the index is catching up.
+
+use std::time::{Duration, Instant};
+
+use quire::config::Config;
+use quire::db::Db;
+use quire::documents::{self, Valid};
+
+use crate::helpers::{TestApp, on_postgres, spawn_app, start};
+
+async fn search_page(app: &TestApp, q: &str) -> String {
+    app.client
+        .get(format!("{}/search", app.address))
+        .query(&[("q", q)])
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn documents_written_while_no_server_ran_are_found_once_it_starts() {
+    if on_postgres() {
+        return; // PostgreSQL indexes in the row as it is written: nothing queues.
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::from_env();
+    config.bind = "127.0.0.1:0".into();
+    config.database_url = format!("sqlite://{}", dir.path().join("quire.db").display());
+    config.workers = 2;
+    {
+        // A command (an import, a seed) stores documents and stops before
+        // indexing them: the queue is in the file it wrote.
+        let db = Db::open(&config).await.unwrap();
+        let doc = Valid::parse("Kept in the queue", "a marmalade recipe", 1 << 20).unwrap();
+        documents::create(&db, doc, None).await.unwrap();
+        let queued = quire::db::search::queue::queued(&db).await.unwrap();
+        assert_eq!(queued, 1, "the new document waits in the queue");
+        db.close().await;
+    }
+    let app = start(config, dir).await;
+    let page = search_page(&app, "marmalade").await;
+    assert!(page.contains("Kept in the queue"), "{page}");
+    let parts = search_page(&app, "malad").await;
+    assert!(
+        parts.contains("Kept in the queue"),
+        "parts of words too: {parts}"
+    );
+}
+
+#[tokio::test]
+async fn a_saved_word_is_found_by_the_next_search_and_the_old_one_is_gone() {
+    let app = spawn_app().await;
+    let id = app.create_document("Pantry", "quince jelly").await;
+    for (version, word) in [(1, "medlar"), (2, "rowanberry"), (3, "damson")] {
+        app.save(&id, "Pantry", &format!("{word} jelly"), version)
+            .await;
+        let page = search_page(&app, word).await;
+        assert!(page.contains("Pantry"), "{word} is found at once: {page}");
+        assert!(!page.contains("index-catching-up"), "{page}");
+    }
+    assert!(search_page(&app, "quince").await.contains("Nothing found"));
+    assert!(search_page(&app, "owanber").await.contains("Nothing found"));
+    assert!(search_page(&app, "amso").await.contains("Pantry"));
+}
+
+#[tokio::test]
+async fn while_much_is_queued_the_search_page_says_the_index_is_catching_up() {
+    if on_postgres() {
+        return;
+    }
+    let app = spawn_app().await;
+    app.create_document("Orchard", "greengage").await;
+    assert!(search_page(&app, "greengage").await.contains("Orchard"));
+    // As after an upgrade: every document queued again (and ids of documents
+    // long gone, which the indexer just drops). The writer is then held, so
+    // the indexer cannot get through them while the page is asked.
+    quire::db::query(
+        "WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+         INSERT OR IGNORE INTO search_queue (seq) SELECT i FROM n",
+    )
+    .execute(&app.db.write)
+    .await
+    .unwrap();
+    let held = app.db.begin_write().await.unwrap();
+    let page = search_page(&app, "greengage").await;
+    assert!(page.contains("index-catching-up"), "{page}");
+    assert!(page.contains("Orchard"), "what is indexed is still found");
+    held.rollback().await.unwrap();
+
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let queued = quire::db::search::queue::queued(&app.db).await.unwrap();
+        if queued == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{queued} still queued");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let page = search_page(&app, "greengage").await;
+    assert!(!page.contains("index-catching-up") && page.contains("Orchard"));
+}
