@@ -54,6 +54,11 @@ pub enum Command {
         /// Render Markdown on each document's first view instead of during the import.
         #[arg(long)]
         render_later: bool,
+        /// Finish once the documents are stored, before they are indexed for
+        /// search (SQLite): a running `quire serve` indexes them in the
+        /// background, and its search page says so until it is done.
+        #[arg(long)]
+        index_later: bool,
         /// Import what symbolic links in the folder point to, when that is inside
         /// the folder (by default each link is skipped and named).
         #[arg(long)]
@@ -184,10 +189,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             path,
             owner,
             render_later,
+            index_later,
             follow_symlinks,
         } => {
-            crate::transfer::cli::import(&cli.config, &path, owner, !render_later, follow_symlinks)
-                .await
+            let later = crate::transfer::import::Later {
+                render: render_later,
+                index: index_later,
+            };
+            crate::transfer::cli::import(&cli.config, &path, owner, later, follow_symlinks).await
         }
         Command::Export {
             file,

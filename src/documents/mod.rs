@@ -222,10 +222,7 @@ async fn insert_new(
 
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
     let html = render_markdown(&doc.body);
-    let mut tx = db.begin_write().await?;
-    let created = insert_new(&mut tx, &doc, &html, actor, now_ms()).await?;
-    tx.commit().await?;
-    Ok(created)
+    prepared::create(db, doc, html, actor).await
 }
 
 /// Stores many documents in one transaction: all of them or none.

@@ -87,7 +87,7 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
             doc_seq: saved.seq,
             rev: saved.version,
             title: &saved.title,
-            body: &saved.body,
+            body: &job.doc.body,
             prev: None,
             added: job.prepared.added,
             removed: job.prepared.removed,
@@ -101,11 +101,18 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
         Ok(Some(saved))
     }
     let job = std::sync::Arc::new(job);
+    let shared = job.clone();
     let work: crate::db::Work<Option<Document>> = Box::new(move |tx| {
-        let job = job.clone();
+        let job = shared.clone();
         Box::pin(async move { statements(tx, &job).await })
     });
-    Ok(db.write_grouped(work).await?)
+    let saved = db.write_grouped(work).await?;
+    // The statement left out the texts it wrote: they are the job's.
+    Ok(saved.map(|mut doc| {
+        doc.body.clone_from(&job.doc.body);
+        doc.html.clone_from(&job.html);
+        doc
+    }))
 }
 
 /// Saves `doc` over `base` the quick way if nothing moved since it was read:
@@ -133,4 +140,73 @@ pub(super) async fn save_quickly(
         now: super::now_ms(),
     };
     write(db, job).await
+}
+
+/// A new document, made before the writer is taken: id, CJK text and its
+/// first revision's compressed text.
+struct NewJob {
+    id: DocId,
+    doc: Valid,
+    html: String,
+    cjk: String,
+    text: StoredText,
+    /// Lines in the first text.
+    added: i64,
+    owner: Option<i64>,
+    author: Option<String>,
+    now: i64,
+}
+
+/// Creates a document in a transaction it may share with other writes.
+pub(super) async fn create(
+    db: &Db,
+    doc: Valid,
+    html: String,
+    actor: Option<Actor<'_>>,
+) -> Result<Document, DocError> {
+    async fn statements(
+        tx: &crate::db::WriteTx,
+        job: &NewJob,
+    ) -> Result<Document, crate::db::Error> {
+        let row = store::NewRow {
+            id: job.id.as_str(),
+            title: &job.doc.title,
+            body: &job.doc.body,
+            html: &job.html,
+            render_version: RENDER_VERSION,
+            cjk: &job.cjk,
+            owner: job.owner,
+            now: job.now,
+        };
+        let created = store::insert(tx, row).await?;
+        let revision = NewRevision {
+            doc_seq: created.seq,
+            rev: 1,
+            title: &job.doc.title,
+            body: &job.doc.body,
+            prev: None,
+            added: job.added,
+            removed: 0,
+            author: job.author.as_deref(),
+            now: job.now,
+        };
+        record_prepared(tx, &revision, &job.text).await?;
+        Ok(created)
+    }
+    let job = std::sync::Arc::new(NewJob {
+        id: DocId::random(),
+        cjk: cjk::index_text(&doc.title, &doc.body),
+        text: StoredText::whole(&doc.body)?,
+        added: revisions::line_changes("", &doc.body).0,
+        doc,
+        html,
+        owner: access::viewer(actor),
+        author: actor.map(|a| a.name.to_owned()),
+        now: super::now_ms(),
+    });
+    let work: crate::db::Work<Document> = Box::new(move |tx| {
+        let job = job.clone();
+        Box::pin(async move { statements(tx, &job).await })
+    });
+    Ok(db.write_grouped(work).await?)
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use super::export::{ExportOptions, export as export_zip};
-use super::import::{ImportOptions, import as import_files, skipped_lines};
+use super::import::{ImportOptions, Later, import as import_files, skipped_lines};
 use crate::config::Config;
 use crate::db::Db;
 
@@ -15,7 +15,7 @@ pub async fn import(
     config: &Config,
     path: &Path,
     owner: Option<String>,
-    render: bool,
+    later: Later,
     follow_symlinks: bool,
 ) -> anyhow::Result<()> {
     anyhow::ensure!(path.exists(), "there is nothing at {}", path.display());
@@ -23,7 +23,8 @@ pub async fn import(
     let opts = ImportOptions {
         cap: config.max_doc_bytes,
         owner: owner.clone(),
-        render,
+        render: !later.render,
+        index: !later.index,
         follow_symlinks,
         progress: std::io::stderr().is_terminal(),
     };

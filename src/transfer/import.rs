@@ -39,6 +39,15 @@ const DOCS_PER_STEP: usize = 8;
 /// Room for front matter on top of the body cap before a file is refused unread.
 const FRONT_MATTER_ROOM: usize = 64 * 1024;
 
+/// What the command-line import may leave for later.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Later {
+    /// Rendering Markdown: done on each document's first view.
+    pub render: bool,
+    /// Indexing for search: done by the server in the background.
+    pub index: bool,
+}
+
 pub struct ImportOptions {
     /// The body size cap (`QUIRE_MAX_DOC_BYTES`).
     pub cap: usize,
@@ -48,6 +57,9 @@ pub struct ImportOptions {
     pub owner: Option<String>,
     /// Render Markdown now; otherwise on each document's first view.
     pub render: bool,
+    /// Index for search before finishing; otherwise the server's indexer does
+    /// it in the background (SQLite).
+    pub index: bool,
     /// Follow symbolic links in a folder (never out of it); otherwise skip them.
     pub follow_symlinks: bool,
     pub progress: bool,
@@ -208,7 +220,9 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         "the import stopped before reading every file"
     );
     bar.finish_and_clear();
-    crate::progress::index_for_search(db, opts.progress).await?;
+    if opts.index {
+        crate::progress::index_for_search(db, opts.progress).await?;
+    }
     db.after_bulk_load().await?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)

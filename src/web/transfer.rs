@@ -171,6 +171,7 @@ pub async fn import_upload(
         cap: state.config.max_doc_bytes,
         owner: Some(admin.0.username.clone()),
         render: true,
+        index: true,
         follow_symlinks: false,
         progress: false,
     };

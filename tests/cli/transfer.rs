@@ -337,3 +337,40 @@ fn an_export_that_fails_half_way_leaves_no_zip_behind_and_the_next_one_works() {
         40
     );
 }
+
+#[test]
+fn an_import_indexes_for_search_before_it_finishes_unless_told_to_leave_it_for_later() {
+    let q = Instance::new();
+    if !q.url.starts_with("sqlite:") {
+        return; // PostgreSQL indexes each row as it is written.
+    }
+    let notes = q.dir.path().join("notes");
+    write(&notes, "a.md", b"# Alpha\n\nquinoa salad\n");
+    write(&notes, "b.md", b"# Beta\n\nlentil soup\n");
+    let path = notes.to_str().unwrap();
+    q.ok(&["import", path, "--index-later"]);
+
+    let mut config = quire::config::Config::from_env();
+    config.database_url = q.url.clone();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        use quire::db::search::queue::queued;
+        let db = quire::db::Db::open(&config).await.unwrap();
+        assert_eq!(queued(&db).await.unwrap(), 2, "left for later");
+        // Without a server's indexer running, a search indexes first.
+        let found = quire::documents::search(&db, "lentil", 10, None).await;
+        assert_eq!(found.hits.len(), 1);
+        assert_eq!(found.hits[0].title, "Beta");
+        assert_eq!(queued(&db).await.unwrap(), 0);
+        db.close().await;
+    });
+
+    write(&notes, "c.md", b"# Gamma\n\nbarley broth\n");
+    q.ok(&["import", path]);
+    rt.block_on(async {
+        let db = quire::db::Db::open(&config).await.unwrap();
+        let left = quire::db::search::queue::queued(&db).await.unwrap();
+        assert_eq!(left, 0, "indexed before the import finished");
+        db.close().await;
+    });
+}

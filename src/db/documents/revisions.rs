@@ -96,6 +96,17 @@ pub struct StoredText {
 /// is stored against one.
 type Compressed = (Vec<u8>, Option<(Vec<u8>, i64)>);
 
+impl StoredText {
+    /// A new document's first text: stored whole; no query needed.
+    pub fn whole(body: &str) -> Result<Self, crate::db::Error> {
+        Ok(Self {
+            hash: hash(body),
+            raw_size: body.len() as i64,
+            data: Some((compress(body, None).map_err(io_err)?, None)),
+        })
+    }
+}
+
 /// Hashes `body` and, unless the document already holds that text, compresses
 /// it against `prev` (the body it replaces) where `prev` is stored shallower than
 /// `SNAPSHOT_EVERY`, whole otherwise.

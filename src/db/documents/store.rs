@@ -76,8 +76,33 @@ pub struct NextVersion<'a> {
     pub now: i64,
 }
 
+/// The `SET` of a next version; `$6` and `$7` are left for the `WHERE`.
+/// `updated_at` never goes back.
+const SET_NEXT: &str = "SET title = $1, size = octet_length($2), body = $2, html = $3,
+        render_version = $4, version = version + 1,
+        updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8";
+
+/// `sql` (an `UPDATE … SET_NEXT WHERE …`) with the next version's values bound
+/// and `$6`, `$7` bound to `id` and `version`.
+fn next_version(
+    sql: &'static str,
+    id: &str,
+    version: i64,
+    next: NextVersion<'_>,
+) -> crate::db::Query<crate::db::sql::As<Document>> {
+    crate::db::query_as(sql)
+        .bind(next.title)
+        .bind(next.body)
+        .bind(next.html)
+        .bind(next.render_version)
+        .bind(next.now)
+        .bind(id)
+        .bind(version)
+        .bind(next.cjk)
+}
+
 /// Writes the next version of `current`. The `version` guard makes a lost race
-/// impossible even if a caller skipped the check; `updated_at` never goes back.
+/// impossible even if a caller skipped the check.
 pub async fn update(
     conn: &impl Conn,
     current: &Document,
@@ -85,31 +110,19 @@ pub async fn update(
 ) -> Result<Document, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "UPDATE documents
-             SET title = $1, size = octet_length($2), body = $2, html = $3, render_version = $4,
-                 version = version + 1,
-                 updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8
-             WHERE id = $6 AND version = $7
-             RETURNING {}",
+            "UPDATE documents {SET_NEXT} WHERE id = $6 AND version = $7 RETURNING {}",
             *COLUMNS
         )
     });
-    crate::db::query_as(SQL.as_str())
-        .bind(next.title)
-        .bind(next.body)
-        .bind(next.html)
-        .bind(next.render_version)
-        .bind(next.now)
-        .bind(&current.id)
-        .bind(current.version)
-        .bind(next.cjk)
+    next_version(SQL.as_str(), &current.id, current.version, next)
         .fetch_one(conn)
         .await
 }
 
 /// Writes the next version of document `id` if it is still at version `base`,
 /// live, and `viewer` may edit it: one statement, no read first. `None` when any
-/// of that is not so (the caller finds out which the slow way).
+/// of that is not so (the caller finds out which the slow way). The document
+/// comes back with its body and HTML empty: they are `next`'s.
 pub async fn update_if_current(
     conn: &impl Conn,
     id: &str,
@@ -119,25 +132,14 @@ pub async fn update_if_current(
 ) -> Result<Option<Document>, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "UPDATE documents
-             SET title = $1, size = octet_length($2), body = $2, html = $3, render_version = $4,
-                 version = version + 1,
-                 updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8
+            "UPDATE documents {SET_NEXT}
              WHERE id = $6 AND version = $7 AND deleted_at IS NULL AND {} >= 2
              RETURNING {}",
             access::level("$9"),
-            *COLUMNS
+            *super::WRITTEN_COLUMNS
         )
     });
-    crate::db::query_as(SQL.as_str())
-        .bind(next.title)
-        .bind(next.body)
-        .bind(next.html)
-        .bind(next.render_version)
-        .bind(next.now)
-        .bind(id)
-        .bind(base)
-        .bind(next.cjk)
+    next_version(SQL.as_str(), id, base, next)
         .bind(viewer)
         .fetch_optional(conn)
         .await
