@@ -76,32 +76,26 @@ impl Db {
     /// Runs `work` in a write transaction, shared with other writes queued at
     /// the same time; answers once that transaction has committed.
     pub async fn write_grouped<T: Send + 'static>(&self, work: Work<T>) -> Result<T, Error> {
-        let Some(queue) = self.group.0.get() else {
-            return alone(self, &work).await;
-        };
         let (reply, answer) = oneshot::channel();
-        let queued = Box::new(Typed {
+        let queued: Box<dyn Queued> = Box::new(Typed {
             work,
             out: None,
             reply,
         });
-        if let Err(mpsc::error::SendError(mut queued)) = queue.send(queued) {
-            // The writer task is gone (its runtime ended): write directly.
-            let outcome = run_alone(self, &mut queued).await;
-            queued.answer(outcome);
+        // Without a writer task (a command, a test), or once it is gone (its
+        // runtime ended), the write runs here, in a transaction of its own.
+        let unsent = match self.group.0.get() {
+            Some(queue) => queue.send(queued).err().map(|e| e.0),
+            None => Some(queued),
+        };
+        if let Some(mut write) = unsent {
+            let outcome = run_alone(self, &mut write).await;
+            write.answer(outcome);
         }
         answer
             .await
             .map_err(|_| super::internal("the writer task stopped before answering"))?
     }
-}
-
-/// One write in a transaction of its own.
-async fn alone<T>(db: &Db, work: &Work<T>) -> Result<T, Error> {
-    let tx = db.begin_write().await?;
-    let out = work(&tx).await?;
-    tx.commit().await?;
-    Ok(out)
 }
 
 /// A queued write in a transaction of its own.
