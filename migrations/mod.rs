@@ -41,6 +41,8 @@ pub const STEPS: &[Step] = &[
     step!("0006_covering_indexes"),
     step!("0007_owners_for_ownerless"),
     step!("0008_search_queue"),
+    step!("0009_revision_texts_rowid"),
+    step!("0010_trigram_rowids"),
 ];
 
 pub struct Migrator;

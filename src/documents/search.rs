@@ -2,21 +2,19 @@
 //! FTS5 as syntax: they are cut into plain tokens and re-quoted, so quotes, `*`,
 //! `NEAR`, `-`, column filters and SQL fragments are just text to look for.
 
-use super::search_query::{CLOSE, Found, Hit, OPEN, translate};
+use super::search_query::{CLOSE, Found, Hit, OPEN, Translated, translate};
 use super::{Actor, access, snippet};
 use crate::db::search::queue;
-use crate::db::search::sqlite::{self, Index};
+use crate::db::search::sqlite;
 use crate::db::{Backend, Db};
 
 async fn run(
     pool: &impl crate::db::Conn,
-    index: Index,
     expr: &str,
     (limit, viewer): (i64, Option<i64>),
     needles: &[String],
 ) -> Result<Vec<Hit>, crate::db::Error> {
-    let mut hits: Vec<Hit> =
-        sqlite::ranked(pool, index, expr, (limit, RANKED_AT_MOST), viewer).await?;
+    let mut hits: Vec<Hit> = sqlite::ranked(pool, expr, (limit, RANKED_AT_MOST), viewer).await?;
     for hit in &mut hits {
         hit.snippet = snippet::around(&hit.snippet, needles, OPEN, CLOSE);
     }
@@ -28,6 +26,57 @@ async fn run(
 /// ranking 2,000 matches of 64 KB documents still took ~15 ms. Only the most
 /// recently created matches are ranked (benches/search.rs, benches/budget.rs).
 pub(super) const RANKED_AT_MOST: i64 = 500;
+
+/// Candidates of the trigram index read a round at a time: most hold the
+/// sequence itself, so one round usually fills a page.
+const CANDIDATES_PER_ROUND: i64 = 100;
+
+/// Hits inside words, for the `wanted` documents not in `found` yet: candidates
+/// holding every trigram, newest first, kept when their title or text holds
+/// each substring (case and accents folded); title hits first. At most
+/// `RANKED_AT_MOST` candidates are read.
+async fn inside_words(
+    pool: &impl crate::db::Conn,
+    (expr, t): (&str, &Translated),
+    (limit, viewer): (i64, Option<i64>),
+    found: &Found,
+) -> Result<Vec<Hit>, crate::db::Error> {
+    let wanted = (limit as usize).saturating_sub(found.hits.len());
+    let (mut in_title, mut in_text) = (Vec::new(), Vec::new());
+    let (mut below, mut read) = (i64::MAX, 0);
+    while in_title.len() + in_text.len() < wanted && read < RANKED_AT_MOST {
+        let round = CANDIDATES_PER_ROUND.min(RANKED_AT_MOST - read);
+        let rows = sqlite::candidates(pool, expr, (round, below), viewer).await?;
+        read += rows.len() as i64;
+        let last_round = (rows.len() as i64) < round;
+        for c in rows {
+            below = c.seq;
+            if found.hits.iter().any(|h| h.id == c.id) {
+                continue;
+            }
+            let title = t.substrings.iter().all(|s| snippet::holds(&c.title, s));
+            let holds = |s: &String| snippet::holds(&c.title, s) || snippet::holds(&c.body, s);
+            if !title && !t.substrings.iter().all(holds) {
+                continue;
+            }
+            let hit = Hit {
+                snippet: snippet::around(&c.body, &t.needles, OPEN, CLOSE),
+                id: c.id,
+                title: c.title,
+                updated_at: c.updated_at,
+            };
+            if title { &mut in_title } else { &mut in_text }.push(hit);
+            if in_title.len() + in_text.len() == wanted {
+                break;
+            }
+        }
+        if last_round {
+            break;
+        }
+    }
+    in_title.append(&mut in_text);
+    Ok(in_title)
+}
 
 /// Title hits first, then whole-word hits in the text, then hits inside words,
 /// among the documents `actor` may read.
@@ -50,25 +99,17 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
     if let Some(expr) = &t.words {
         if !expr.contains("cjk :") {
             let in_titles = format!("title : ({expr})");
-            found.take(
-                run(&db.read, Index::Words, &in_titles, page, &t.needles).await,
-                limit,
-            );
+            found.take(run(&db.read, &in_titles, page, &t.needles).await, limit);
         }
         if !found.is_full(limit) {
-            found.take(
-                run(&db.read, Index::Words, expr, page, &t.needles).await,
-                limit,
-            );
+            found.take(run(&db.read, expr, page, &t.needles).await, limit);
         }
     }
     if let Some(expr) = &t.trigrams
         && !found.is_full(limit)
     {
-        found.take(
-            run(&db.read, Index::Trigrams, expr, page, &t.needles).await,
-            limit,
-        );
+        let more = inside_words(&db.read, (expr, &t), page, &found).await;
+        found.take(more, limit);
     }
     found
 }

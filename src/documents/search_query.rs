@@ -20,7 +20,12 @@ pub(super) struct Term {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Translated {
     pub words: Option<String>,
+    /// Every trigram of every term: the candidates for `substrings`.
     pub trigrams: Option<String>,
+    /// What a hit inside words holds, each term's words as typed, lower-case,
+    /// joined by a space: the trigram index keeps no positions, so a candidate's
+    /// text is checked for each of these.
+    pub substrings: Vec<String>,
     /// The words to mark in snippets, lower-case, one per script run.
     pub needles: Vec<String>,
 }
@@ -125,13 +130,12 @@ pub fn translate(input: &str) -> Translated {
     let long_enough = terms
         .iter()
         .all(|t| t.words.iter().all(|w| w.chars().count() >= 3));
-    let trigrams = long_enough.then(|| {
-        terms
-            .iter()
-            .map(|t| format!("\"{}\"", t.words.join(" ")))
-            .collect::<Vec<_>>()
-            .join(" AND ")
-    });
+    let substrings: Vec<String> = if long_enough {
+        terms.iter().map(|t| t.words.join(" ")).collect()
+    } else {
+        Vec::new()
+    };
+    let trigrams = trigram_expr(&substrings);
     let needles = terms
         .iter()
         .flat_map(|t| t.words.iter())
@@ -140,8 +144,39 @@ pub fn translate(input: &str) -> Translated {
     Translated {
         words: (!words.is_empty()).then(|| words.join(" AND ")),
         trigrams,
+        substrings,
         needles,
     }
+}
+
+/// Most trigrams asked of the index for one search; a longer query's others are
+/// left to the check of each candidate's text.
+const MAX_TRIGRAMS: usize = 48;
+
+/// `"gar" AND "ard" AND …`: each distinct three-character window of each
+/// substring (terms are letters, digits and single spaces: nothing to escape).
+fn trigram_expr(substrings: &[String]) -> Option<String> {
+    let mut grams: Vec<String> = Vec::new();
+    for s in substrings {
+        let chars: Vec<char> = s.chars().collect();
+        for w in chars.windows(3) {
+            let gram: String = w.iter().collect();
+            if !grams.contains(&gram) {
+                grams.push(gram);
+            }
+        }
+    }
+    if grams.is_empty() {
+        return None;
+    }
+    // Evenly spread over the query when it is long.
+    let step = grams.len().div_ceil(MAX_TRIGRAMS);
+    let picked: Vec<String> = grams
+        .iter()
+        .step_by(step)
+        .map(|g| format!("\"{g}\""))
+        .collect();
+    Some(picked.join(" AND "))
 }
 
 #[derive(Debug, Clone)]
@@ -221,7 +256,31 @@ mod tests {
     fn plain_words_are_quoted_and_the_last_is_a_prefix() {
         let t = translate("garden ledg");
         assert_eq!(t.words.as_deref(), Some(r#""garden" AND "ledg"*"#));
-        assert_eq!(t.trigrams.as_deref(), Some(r#""garden" AND "ledg""#));
+        assert_eq!(
+            t.trigrams.as_deref(),
+            Some(r#""gar" AND "ard" AND "rde" AND "den" AND "led" AND "edg""#)
+        );
+        assert_eq!(t.substrings, ["garden", "ledg"]);
+    }
+
+    #[test]
+    fn a_phrase_is_looked_for_across_its_spaces() {
+        let t = translate(r#""red fox""#);
+        assert_eq!(
+            t.trigrams.as_deref(),
+            Some(r#""red" AND "ed " AND "d f" AND " fo" AND "fox""#)
+        );
+        assert_eq!(t.substrings, ["red fox"]);
+        // A word shorter than three characters finds no part of a word.
+        assert_eq!(translate("ox garden").trigrams, None);
+    }
+
+    #[test]
+    fn a_long_query_asks_for_a_bounded_number_of_trigrams() {
+        let digits: String = (100..250).map(|i| i.to_string()).collect();
+        let t = translate(&digits);
+        let expr = t.trigrams.unwrap();
+        assert!(expr.matches(" AND ").count() < MAX_TRIGRAMS, "{expr}");
     }
 
     #[test]

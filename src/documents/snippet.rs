@@ -40,6 +40,20 @@ fn fold(c: char) -> char {
     }
 }
 
+/// Whether `hay` holds `needle` once both are folded (as the trigram index
+/// folds them: case and Latin accents).
+pub fn holds(hay: &str, needle: &str) -> bool {
+    let needle: String = needle.chars().map(fold).collect();
+    if needle.is_empty() {
+        return true;
+    }
+    if hay.is_ascii() {
+        return hay.to_ascii_lowercase().contains(&needle);
+    }
+    let folded: String = hay.chars().map(fold).collect();
+    folded.contains(&needle)
+}
+
 /// Where `needle` occurs in `hay` (both folded), by char index, left to right.
 fn occurrences(hay: &[char], needle: &[char]) -> impl Iterator<Item = usize> {
     let n = needle.len();
@@ -142,6 +156,15 @@ pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn holds_folds_case_and_accents_and_wants_the_exact_sequence() {
+        assert!(holds("A Café in Berlin", "cafe in"));
+        assert!(holds("GARDEN ledger", "den led"));
+        assert!(holds("全文検索エンジン", "文検索"));
+        assert!(!holds("the garden, the ledger", "den led"));
+        assert!(!holds("abc bcd", "abcd"));
+    }
 
     fn snip(text: &str, needles: &[&str]) -> String {
         let needles: Vec<String> = needles.iter().map(|s| s.to_string()).collect();

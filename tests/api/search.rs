@@ -63,6 +63,38 @@ async fn parts_of_words_accents_and_cjk_are_found() {
 }
 
 #[tokio::test]
+async fn a_part_of_a_word_is_found_only_where_its_letters_stand_together() {
+    let app = spawn_app().await;
+    app.create_document("Scattered", "an abc and a bcd, a garden and a ledger")
+        .await;
+    app.create_document("Adjacent", "the bookkeeping in gardenledger.txt")
+        .await;
+    app.create_document("Spaced", "the garden ledger book")
+        .await;
+    app.create_document("Notes on rdenle", "in the title only")
+        .await;
+
+    // Every trigram of "bcd"+"abc" is in "Scattered", the sequence is not.
+    let page = found(&app, "abcd").await;
+    assert!(page.contains("Nothing found"), "{page}");
+    let page = found(&app, "rdenle").await;
+    assert!(page.contains("Adjacent"), "{page}");
+    assert!(!page.contains("Scattered"), "{page}");
+    // A hit in the title comes before a hit in the text.
+    assert!(
+        page.find("Notes on rdenle") < page.find("Adjacent"),
+        "title first: {page}"
+    );
+    // A quoted phrase inside words keeps its space.
+    let page = found(&app, "\"rden ledg\"").await;
+    assert!(page.contains("Spaced"), "{page}");
+    assert!(
+        !page.contains("Adjacent") && !page.contains("Scattered"),
+        "{page}"
+    );
+}
+
+#[tokio::test]
 async fn search_follows_edits_and_skips_the_trash() {
     let app = spawn_app().await;
     let id = app.create_document("Memo", "zebra crossing").await;

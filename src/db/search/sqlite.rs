@@ -1,18 +1,9 @@
-//! Search on SQLite: FTS5 tables over titles and texts, one of words and one of
-//! trigrams (parts of words), ranked by bm25.
+//! Search on SQLite: FTS5 tables over titles and texts, one of words ranked by
+//! bm25, and one of trigrams (parts of words) that only names candidates.
 
 use std::sync::LazyLock;
 
 use crate::db::documents::visible;
-
-/// Which FTS5 table a search asks.
-#[derive(Clone, Copy, Debug)]
-pub enum Index {
-    /// Whole words (title, text, CJK bigrams), ranked title first.
-    Words,
-    /// Parts of words, three characters or more.
-    Trigrams,
-}
 
 /// `{fts}` becomes the FTS5 table, `{weights}` its bm25 column weights and
 /// `{visible}` the access filter (viewer `$4`). The inner query ranks rowids only,
@@ -39,25 +30,67 @@ fn search_sql(fts: &str, weights: &str) -> String {
 }
 
 static WORDS: LazyLock<String> = LazyLock::new(|| search_sql("documents_words", "10.0, 1.0, 2.0"));
-static TRIGRAMS: LazyLock<String> = LazyLock::new(|| search_sql("documents_trigrams", "10.0, 1.0"));
 
 /// The `limit` best of the newest `ranked_at_most` matches of the FTS5
-/// expression `expr` that `viewer` may read.
+/// expression `expr` over the word index that `viewer` may read.
 pub async fn ranked<T: crate::db::FromRow>(
     ex: &impl crate::db::Conn,
-    index: Index,
     expr: &str,
     (limit, ranked_at_most): (i64, i64),
     viewer: Option<i64>,
 ) -> Result<Vec<T>, crate::db::Error> {
-    let sql = match index {
-        Index::Words => WORDS.as_str(),
-        Index::Trigrams => TRIGRAMS.as_str(),
-    };
-    crate::db::query_as(sql)
+    crate::db::query_as(WORDS.as_str())
         .bind(expr)
         .bind(limit)
         .bind(ranked_at_most)
+        .bind(viewer)
+        .fetch_all(ex)
+        .await
+}
+
+/// A document that holds every trigram asked for, with its whole text: the
+/// caller checks that the text holds the sequence itself.
+#[derive(Debug)]
+pub struct Candidate {
+    pub seq: i64,
+    pub id: String,
+    pub title: String,
+    pub updated_at: i64,
+    pub body: String,
+}
+crate::db::from_row!(Candidate {
+    seq,
+    id,
+    title,
+    updated_at,
+    body
+});
+
+/// Newest first, from `seq` `$3` down; the index (migrations/sqlite/0010)
+/// keeps no positions, so it ranks nothing.
+static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT d.seq, d.id, d.title, d.updated_at, d.body
+         FROM documents_trigrams CROSS JOIN documents AS d ON d.seq = documents_trigrams.rowid
+         WHERE documents_trigrams MATCH $1 AND documents_trigrams.rowid < $3
+           AND d.deleted_at IS NULL AND {}
+         ORDER BY documents_trigrams.rowid DESC LIMIT $2",
+        visible("$4")
+    )
+});
+
+/// Up to `limit` documents `viewer` may read whose `seq` is below `below`,
+/// holding every trigram of the FTS5 expression `expr`, newest first.
+pub async fn candidates(
+    ex: &impl crate::db::Conn,
+    expr: &str,
+    (limit, below): (i64, i64),
+    viewer: Option<i64>,
+) -> Result<Vec<Candidate>, crate::db::Error> {
+    crate::db::query_as(CANDIDATES.as_str())
+        .bind(expr)
+        .bind(limit)
+        .bind(below)
         .bind(viewer)
         .fetch_all(ex)
         .await
