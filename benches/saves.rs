@@ -6,6 +6,11 @@
 //! new word now and then and asks `/search` until the document is found: the
 //! search lag.
 //!
+//! `QUIRE_SAVE_DATABASE_URL` runs it on that database instead of a new SQLite
+//! file (PostgreSQL: an empty database of its own), and `QUIRE_SAVE_INSTANCES`
+//! (1) starts that many servers on it, the connections spread over them.
+//! `QUIRE_BIN` names another build of quire to measure (an earlier release).
+//!
 //! `cargo bench --bench saves`; under `cargo test --all-targets`: 2 clients, 1 s.
 
 mod common;
@@ -175,19 +180,30 @@ fn main() {
     };
     let clients = env("QUIRE_SAVE_CLIENTS", if full { 10 } else { 2 });
     let seconds = env("QUIRE_SAVE_SECONDS", if full { 20 } else { 1 });
+    let instances = env("QUIRE_SAVE_INSTANCES", 1).max(1);
+    let bin = std::env::var("QUIRE_BIN").unwrap_or_else(|_| QUIRE.to_owned());
+    let url = std::env::var("QUIRE_SAVE_DATABASE_URL").ok();
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     rt.block_on(async {
         let dir = tempfile::tempdir().expect("temp dir");
-        let p = process::start(QUIRE, dir.path(), &[]).await;
-        let api = Api {
-            address: &p.address,
-            client: &p.client,
-            bearer: bearer(&p).await,
-        };
+        let db_env: Vec<(&str, &str)> = url.iter().map(|u| ("QUIRE_DATABASE_URL", u.as_str())).collect();
+        let mut servers = Vec::new();
+        for _ in 0..instances {
+            servers.push(process::start(&bin, dir.path(), &db_env).await);
+        }
+        let mut apis = Vec::new();
+        for p in &servers {
+            apis.push(Api {
+                address: &p.address,
+                client: &p.client,
+                bearer: bearer(p).await,
+            });
+        }
+        let (p, api) = (&servers[0], &apis[0]);
         let started = Instant::now();
         let until = started + Duration::from_secs(seconds);
         let savers = (0..clients).map(|c| {
-            let api = &api;
+            let api = &apis[c as usize % apis.len()];
             async move {
                 let mut hist = Histogram::<u64>::new(3).expect("histogram");
                 let out = saver(api, c, until, &mut hist).await;
@@ -195,7 +211,7 @@ fn main() {
             }
         });
         let (results, lag) =
-            futures::join!(futures::future::join_all(savers), search_lag(&p, &api, until));
+            futures::join!(futures::future::join_all(savers), search_lag(p, api, until));
         let wall = started.elapsed().as_secs_f64();
         let mut hist = Histogram::<u64>::new(3).expect("histogram");
         let mut failures = Vec::new();
@@ -210,8 +226,8 @@ fn main() {
         }
         let q = |h: &Histogram<u64>, x: f64| h.value_at_quantile(x) as f64 / 1000.0;
         println!(
-            "{clients} connections × {seconds} s, 8 KB saves with If-Match: {} saves, {:.0} saves/s, \
-             p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, peak RSS {:.0} MiB",
+            "{clients} connections × {seconds} s on {instances} server(s), 8 KB saves with If-Match: \
+             {} saves, {:.0} saves/s, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, peak RSS {:.0} MiB",
             hist.len(),
             hist.len() as f64 / wall,
             q(&hist, 0.5),
@@ -226,7 +242,9 @@ fn main() {
             lag.max() as f64 / 1000.0,
             lag.len()
         );
-        p.stop();
+        for p in servers {
+            p.stop();
+        }
         if let Some(f) = failures.first() {
             eprintln!("{} connections failed, first: {f}", failures.len());
             std::process::exit(1);

@@ -5,6 +5,14 @@
 //! pool hand-off, a `BEGIN` and a `COMMIT` (each a trip to SQLite's thread):
 //! paid once per batch instead of once per save.
 //!
+//! On PostgreSQL there is no writer task: each queued write is a transaction of
+//! its own, and holds quire's advisory lock *shared*. The writes queued here are
+//! guarded single-row statements (a save `WHERE version = base`, a new row), so
+//! two of them on different documents run side by side, from one instance or
+//! several; two on the same document meet at its row lock, and the second finds
+//! the version moved and takes the careful path. Every other write holds the
+//! lock exclusively (`Db::begin_write`), so it still runs alone.
+//!
 //! A write that fails sinks nobody else's: the batch is rolled back and every
 //! write in it is run again in a transaction of its own, so each caller gets
 //! its own outcome (its own error, a full disk named as such).
@@ -98,9 +106,35 @@ impl Db {
     }
 }
 
+/// How a PostgreSQL write transaction holds quire's advisory lock.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Lock {
+    /// Alone: every other write waits (and it waits for them).
+    Exclusive,
+    /// Beside other shared holders: the writes queued here.
+    Shared,
+}
+
+/// A PostgreSQL transaction holding quire's advisory lock as `lock` says.
+pub(super) async fn begin_locked(
+    pool: &sea_orm::DatabaseConnection,
+    lock: Lock,
+) -> Result<super::Transaction, Error> {
+    let tx = sea_orm::TransactionTrait::begin(pool).await?;
+    let sql = match lock {
+        Lock::Exclusive => "SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked",
+        Lock::Shared => "SELECT 1 FROM (SELECT pg_advisory_xact_lock_shared($1)) AS locked",
+    };
+    super::query(sql)
+        .bind(super::WRITE_LOCK)
+        .execute(&tx)
+        .await?;
+    Ok(tx)
+}
+
 /// A queued write in a transaction of its own.
 async fn run_alone(db: &Db, write: &mut Box<dyn Queued>) -> Result<(), Error> {
-    let tx = db.begin_write().await?;
+    let tx = db.begin_writing(Lock::Shared).await?;
     write.run(&tx).await?;
     tx.commit().await
 }

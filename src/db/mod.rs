@@ -253,6 +253,10 @@ impl Db {
     /// PostgreSQL it holds quire's advisory lock, so writes from every instance
     /// run one at a time, as they do on SQLite.
     pub async fn begin_write(&self) -> Result<WriteTx, Error> {
+        self.begin_writing(group::Lock::Exclusive).await
+    }
+
+    async fn begin_writing(&self, lock: group::Lock) -> Result<WriteTx, Error> {
         let waited = std::time::Instant::now();
         let tx = match self.backend {
             Backend::Sqlite => {
@@ -263,7 +267,7 @@ impl Db {
                     })
                     .await
             }
-            Backend::Postgres => self.begin_locked().await,
+            Backend::Postgres => group::begin_locked(&self.write, lock).await,
         };
         crate::metrics::record_writer_wait(waited.elapsed());
         if let Err(e) = &tx {
@@ -274,15 +278,6 @@ impl Db {
             self.health.clone(),
             self.search.clone(),
         ))
-    }
-
-    async fn begin_locked(&self) -> Result<Transaction, Error> {
-        let tx = self.write.begin().await?;
-        query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
-            .bind(WRITE_LOCK)
-            .execute(&tx)
-            .await?;
-        Ok(tx)
     }
 
     /// After many rows arrived at once (import, seed): fresh statistics, so the
