@@ -42,6 +42,7 @@ async fn inside_words(
     found: &Found,
 ) -> Result<Vec<Hit>, crate::db::Error> {
     let wanted = (limit as usize).saturating_sub(found.hits.len());
+    let substrings: Vec<String> = t.substrings.iter().map(|s| snippet::folded(s)).collect();
     let (mut in_title, mut in_text) = (Vec::new(), Vec::new());
     let (mut below, mut read) = (i64::MAX, 0);
     while in_title.len() + in_text.len() < wanted && read < RANKED_AT_MOST {
@@ -54,10 +55,16 @@ async fn inside_words(
             if found.hits.iter().any(|h| h.id == c.id) {
                 continue;
             }
-            let title = t.substrings.iter().all(|s| snippet::holds(&c.title, s));
-            let holds = |s: &String| snippet::holds(&c.title, s) || snippet::holds(&c.body, s);
-            if !title && !t.substrings.iter().all(holds) {
-                continue;
+            // Each text folded once, the body only when the title falls short.
+            let title_text = snippet::folded(&c.title);
+            let title = substrings.iter().all(|s| title_text.contains(s.as_str()));
+            if !title {
+                let body = snippet::folded(&c.body);
+                let holds =
+                    |s: &String| title_text.contains(s.as_str()) || body.contains(s.as_str());
+                if !substrings.iter().all(holds) {
+                    continue;
+                }
             }
             let hit = Hit {
                 snippet: snippet::around(&c.body, &t.needles, OPEN, CLOSE),

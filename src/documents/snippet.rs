@@ -40,18 +40,13 @@ fn fold(c: char) -> char {
     }
 }
 
-/// Whether `hay` holds `needle` once both are folded (as the trigram index
-/// folds them: case and Latin accents).
-pub fn holds(hay: &str, needle: &str) -> bool {
-    let needle: String = needle.chars().map(fold).collect();
-    if needle.is_empty() {
-        return true;
+/// `text` folded as the trigram index folds it (case and Latin accents), so
+/// that one folded text holds another exactly when the index would match it.
+pub fn folded(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
     }
-    if hay.is_ascii() {
-        return hay.to_ascii_lowercase().contains(&needle);
-    }
-    let folded: String = hay.chars().map(fold).collect();
-    folded.contains(&needle)
+    text.chars().map(fold).collect()
 }
 
 /// Where `needle` occurs in `hay` (both folded), by char index, left to right.
@@ -156,6 +151,10 @@ pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn holds(hay: &str, needle: &str) -> bool {
+        folded(hay).contains(&folded(needle))
+    }
 
     #[test]
     fn holds_folds_case_and_accents_and_wants_the_exact_sequence() {
