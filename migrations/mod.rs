@@ -43,6 +43,7 @@ pub const STEPS: &[Step] = &[
     step!("0008_search_queue"),
     step!("0009_revision_texts_rowid"),
     step!("0010_trigram_rowids"),
+    step!("0011_compressed_html"),
 ];
 
 pub struct Migrator;

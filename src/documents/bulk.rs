@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::revisions::line_changes;
 use super::{DocId, RENDER_VERSION, cjk, render_markdown};
+use crate::db::documents::PackedHtml;
 pub use crate::db::documents::bulk::{Prepared, RevRow, TextRow, existing_ids, insert};
 use crate::db::documents::revisions::{SNAPSHOT_EVERY, compress, hash};
 
@@ -107,9 +108,12 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
         prev = Some((&r.text, h));
     }
     let (html, render_version) = if render {
-        (render_markdown(&doc.body), RENDER_VERSION)
+        (
+            PackedHtml::pack(&render_markdown(&doc.body)).map_err(|e| e.to_string())?,
+            RENDER_VERSION,
+        )
     } else {
-        (String::new(), 0)
+        (PackedHtml::default(), 0)
     };
     Ok(Prepared {
         cjk: cjk::index_text(&doc.title, &doc.body),

@@ -48,7 +48,7 @@ pub async fn restore_revision(
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     let (_, old, text) = revision(db, id, rev, actor).await?;
-    let html = render_markdown(&text);
+    let html = crate::db::documents::PackedHtml::pack(&render_markdown(&text))?;
     let doc = Valid {
         title: old.title,
         body: text,

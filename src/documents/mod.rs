@@ -197,7 +197,7 @@ impl Valid {
 async fn insert_new(
     tx: &mut crate::db::WriteTx,
     doc: &Valid,
-    html: &str,
+    html: &store::PackedHtml,
     actor: Option<Actor<'_>>,
     now: i64,
 ) -> Result<Document, DocError> {
@@ -221,19 +221,19 @@ async fn insert_new(
 }
 
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
-    let html = render_markdown(&doc.body);
-    prepared::create(db, doc, html, actor).await
+    let page = prepared::Page::render(&doc.body)?;
+    prepared::create(db, doc, page, actor).await
 }
 
 /// Stores many documents in one transaction: all of them or none.
 pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> {
-    let rendered: Vec<(Valid, String)> = docs
+    let rendered = docs
         .into_iter()
         .map(|d| {
-            let html = render_markdown(&d.body);
-            (d, html)
+            let html = store::PackedHtml::pack(&render_markdown(&d.body))?;
+            Ok((d, html))
         })
-        .collect();
+        .collect::<Result<Vec<_>, crate::db::Error>>()?;
     let now = now_ms();
     let mut tx = db.begin_write().await?;
     for (doc, html) in &rendered {
@@ -256,10 +256,18 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
         return Ok(doc);
     }
     let body = doc.body.clone();
-    doc.html = tokio::task::spawn_blocking(move || render_markdown(&body))
+    let page = tokio::task::spawn_blocking(move || prepared::Page::render(&body))
         .await
-        .map_err(|e| DocError::Internal(e.into()))?;
-    store::set_rendered(&db.write, doc.seq, doc.version, &doc.html, RENDER_VERSION).await?;
+        .map_err(|e| DocError::Internal(e.into()))??;
+    store::set_rendered(
+        &db.write,
+        doc.seq,
+        doc.version,
+        &page.packed,
+        RENDER_VERSION,
+    )
+    .await?;
+    doc.html = page.html;
     doc.render_version = RENDER_VERSION;
     Ok(doc)
 }
@@ -273,8 +281,8 @@ pub async fn update(
     doc: Valid,
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
-    let html = render_markdown(&doc.body);
-    if let Some(saved) = prepared::save_quickly(db, (id, base), &doc, &html, actor, false).await? {
+    let page = prepared::Page::render(&doc.body)?;
+    if let Some(saved) = prepared::save_quickly(db, (id, base), &doc, &page, actor, false).await? {
         return Ok(saved);
     }
     let mut tx = db.begin_write().await?;
@@ -287,7 +295,7 @@ pub async fn update(
             current: Box::new(current),
         });
     }
-    let saved = save_over(&mut tx, &current, &doc, &html, actor).await?;
+    let saved = save_over(&mut tx, &current, &doc, &page.packed, actor).await?;
     tx.commit().await?;
     Ok(saved)
 }
@@ -297,7 +305,7 @@ pub(super) async fn save_over(
     tx: &mut crate::db::WriteTx,
     current: &Document,
     doc: &Valid,
-    html: &str,
+    html: &store::PackedHtml,
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     let cjk = cjk::index_text(&doc.title, &doc.body);

@@ -6,11 +6,27 @@
 //! is written and the caller takes the careful path, which decides what to say.
 
 use super::{
-    Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, revisions,
+    Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, render_markdown,
+    revisions,
 };
 use crate::db::Db;
 use crate::db::documents::revisions::{NewRevision, StoredText, prepare_text, record_prepared};
-use crate::db::documents::{self as store, drafts};
+use crate::db::documents::{self as store, PackedHtml, drafts};
+
+/// A body's page, rendered and compressed for storing, before the writer is taken.
+#[derive(Clone)]
+pub(super) struct Page {
+    pub html: String,
+    pub packed: PackedHtml,
+}
+
+impl Page {
+    pub fn render(body: &str) -> Result<Self, DocError> {
+        let html = render_markdown(body);
+        let packed = PackedHtml::pack(&html)?;
+        Ok(Self { html, packed })
+    }
+}
 
 /// The work of a save over version `base`, done against that version's text.
 pub(super) struct Prepared {
@@ -54,7 +70,7 @@ struct Job {
     id: String,
     base: i64,
     doc: Valid,
-    html: String,
+    page: Page,
     viewer: Option<i64>,
     author: Option<String>,
     drop_draft_of: Option<i64>,
@@ -74,7 +90,7 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
         let next = store::NextVersion {
             title: &job.doc.title,
             body: &job.doc.body,
-            html: &job.html,
+            html: &job.page.packed,
             render_version: RENDER_VERSION,
             cjk: &job.prepared.cjk,
             now: job.now,
@@ -110,7 +126,7 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
     // The statement left out the texts it wrote: they are the job's.
     Ok(saved.map(|mut doc| {
         doc.body.clone_from(&job.doc.body);
-        doc.html.clone_from(&job.html);
+        doc.html.clone_from(&job.page.html);
         doc
     }))
 }
@@ -121,7 +137,7 @@ pub(super) async fn save_quickly(
     db: &Db,
     (id, base): (&DocId, i64),
     doc: &Valid,
-    html: &str,
+    page: &Page,
     actor: Option<Actor<'_>>,
     drop_draft: bool,
 ) -> Result<Option<Document>, DocError> {
@@ -132,7 +148,7 @@ pub(super) async fn save_quickly(
         id: id.as_str().to_owned(),
         base,
         doc: doc.clone(),
-        html: html.to_owned(),
+        page: page.clone(),
         viewer: access::viewer(actor),
         author: actor.map(|a| a.name.to_owned()),
         drop_draft_of: actor.filter(|_| drop_draft).map(|a| a.user_id),
@@ -147,7 +163,7 @@ pub(super) async fn save_quickly(
 struct NewJob {
     id: DocId,
     doc: Valid,
-    html: String,
+    page: Page,
     cjk: String,
     text: StoredText,
     /// Lines in the first text.
@@ -161,7 +177,7 @@ struct NewJob {
 pub(super) async fn create(
     db: &Db,
     doc: Valid,
-    html: String,
+    page: Page,
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     async fn statements(
@@ -172,7 +188,7 @@ pub(super) async fn create(
             id: job.id.as_str(),
             title: &job.doc.title,
             body: &job.doc.body,
-            html: &job.html,
+            html: &job.page.packed,
             render_version: RENDER_VERSION,
             cjk: &job.cjk,
             owner: job.owner,
@@ -199,7 +215,7 @@ pub(super) async fn create(
         text: StoredText::whole(&doc.body)?,
         added: revisions::line_changes("", &doc.body).0,
         doc,
-        html,
+        page,
         owner: access::viewer(actor),
         author: actor.map(|a| a.name.to_owned()),
         now: super::now_ms(),

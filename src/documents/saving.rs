@@ -3,9 +3,10 @@
 
 use super::{
     Access, Actor, DocError, DocId, Document, Merge, Valid, access, drafts, merge, prepared,
-    render_markdown, revisions, save_over,
+    revisions, save_over,
 };
 use crate::db::Db;
+use crate::documents::prepared::Page;
 
 /// What a save did.
 #[derive(Debug)]
@@ -50,8 +51,8 @@ pub async fn save(
     cap: usize,
     actor: Option<Actor<'_>>,
 ) -> Result<Saved, DocError> {
-    let html = render_markdown(&doc.body);
-    if let Some(doc) = prepared::save_quickly(db, (id, base), &doc, &html, actor, true).await? {
+    let page = Page::render(&doc.body)?;
+    if let Some(doc) = prepared::save_quickly(db, (id, base), &doc, &page, actor, true).await? {
         return Ok(Saved {
             doc,
             merged_with: None,
@@ -63,7 +64,7 @@ pub async fn save(
         return Err(DocError::NotFound);
     }
     let saved = if current.version == base {
-        let saved = save_over(&mut tx, &current, &doc, &html, actor).await?;
+        let saved = save_over(&mut tx, &current, &doc, &page.packed, actor).await?;
         Saved {
             doc: saved,
             merged_with: None,
@@ -78,8 +79,8 @@ pub async fn save(
                 merged_with,
             }
         } else {
-            let html = render_markdown(&merged.body);
-            let saved = save_over(&mut tx, &current, &merged, &html, actor).await?;
+            let page = Page::render(&merged.body)?;
+            let saved = save_over(&mut tx, &current, &merged, &page.packed, actor).await?;
             Saved {
                 doc: saved,
                 merged_with,

@@ -92,11 +92,8 @@ async fn an_upgrade_snapshots_the_database_before_migrating() {
         .await
         .unwrap();
     assert_eq!(forgotten.rows_affected(), 1, "migration {version} had run");
-    for (kind, name) in made {
-        quire::db::query(format!("DROP {kind} {name}"))
-            .execute(&app.db.write)
-            .await
-            .unwrap();
+    for undo in made {
+        quire::db::query(undo).execute(&app.db.write).await.unwrap();
     }
 
     let mut config: Config = app.config.clone();
@@ -139,8 +136,8 @@ async fn only_the_last_five_pre_upgrade_snapshots_are_kept() {
             .execute(&app.db.write)
             .await
             .unwrap();
-        for (kind, name) in &made {
-            quire::db::query(format!("DROP {kind} {name}"))
+        for undo in &made {
+            quire::db::query(undo.clone())
                 .execute(&app.db.write)
                 .await
                 .unwrap();
@@ -158,10 +155,11 @@ async fn only_the_last_five_pre_upgrade_snapshots_are_kept() {
     assert_eq!(listed(), newest, "the five newest are kept");
 }
 
-/// The newest file in `migrations/sqlite`: its version and the indexes, tables
-/// and triggers it creates (kind, name), so they can be undone; none for a
-/// migration that only changes rows, which may simply run again.
-fn last_sqlite_migration() -> (String, Vec<(String, String)>) {
+/// The newest file in `migrations/sqlite`: its version and the statements that
+/// undo what it made (the tables, indexes and triggers it creates, the columns
+/// it adds); none for a migration that only changes rows, which may simply run
+/// again.
+fn last_sqlite_migration() -> (String, Vec<String>) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -180,6 +178,17 @@ fn last_sqlite_migration() -> (String, Vec<(String, String)>) {
             .flat_map(str::split_whitespace)
             .collect();
         let words: Vec<String> = code.iter().map(|w| w.to_uppercase()).collect();
+        if let Some(at) = words.iter().position(|w| w == "ALTER")
+            && let ["ALTER", "TABLE", _, "ADD", "COLUMN", _, ..] = words[at..]
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice()
+        {
+            let (table, column) = (code[at + 2], code[at + 5]);
+            made.push(format!("ALTER TABLE {table} DROP COLUMN {column}"));
+            continue;
+        }
         let Some(at) = words.iter().position(|w| w == "CREATE") else {
             continue;
         };
@@ -195,7 +204,7 @@ fn last_sqlite_migration() -> (String, Vec<(String, String)>) {
             .skip(1)
             .find(|w| !["IF", "NOT", "EXISTS"].contains(&w.to_uppercase().as_str()))
             .expect("a name");
-        made.push((kind.clone(), name.to_string()));
+        made.push(format!("DROP {kind} {name}"));
     }
     // A migration that only changes rows (creates nothing) runs again as it is.
     (version, made)
@@ -240,11 +249,8 @@ async fn a_migration_that_fails_leaves_the_database_as_it_was_and_the_next_start
         .execute(&app.db.write)
         .await
         .unwrap();
-    for (kind, name) in made {
-        quire::db::query(format!("DROP {kind} {name}"))
-            .execute(&app.db.write)
-            .await
-            .unwrap();
+    for undo in made {
+        quire::db::query(undo).execute(&app.db.write).await.unwrap();
     }
     // Whatever the migration does, noting it as done then fails: all of it
     // must go back with that.

@@ -318,15 +318,18 @@ async fn documents_imported_to_render_later_are_rendered_on_first_view_and_kept(
     let (status, html) = app.get_text(&format!("/d/{id}")).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("<em>emphasis</em>"), "{html}");
-    let stored: (String, i64) =
-        quire::db::query_as("SELECT html, render_version FROM documents WHERE id = $1")
+    let stored: (Option<Vec<u8>>, i64) =
+        quire::db::query_as("SELECT html_z, render_version FROM documents WHERE id = $1")
             .bind(&id)
             .fetch_one(&app.db.read)
             .await
             .unwrap();
+    let page = zstd::stream::decode_all(stored.0.expect("a stored page").as_slice()).unwrap();
     assert!(
-        stored.0.contains("<em>emphasis</em>"),
-        "the HTML is stored once made"
+        String::from_utf8(page)
+            .unwrap()
+            .contains("<em>emphasis</em>"),
+        "the HTML is stored (compressed) once made"
     );
     assert_eq!(stored.1, quire::documents::RENDER_VERSION);
 }

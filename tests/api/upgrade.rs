@@ -39,6 +39,21 @@ async fn a_database_from_the_earlier_release_upgrades_and_serves_its_documents_h
     assert_eq!(page.status(), StatusCode::OK);
     let page = page.text().await.unwrap();
     assert!(page.contains("Beans on the fence."), "{page}");
+    // That release stored the page as it was; its first view stored it compressed.
+    let stored = || async {
+        quire::db::query_as::<(String, Option<Vec<u8>>)>(
+            "SELECT html, html_z FROM documents WHERE id = $1",
+        )
+        .bind(GARDEN)
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap()
+    };
+    let (plain, packed) = stored().await;
+    assert_eq!(plain, "", "the uncompressed page is gone");
+    assert!(packed.is_some_and(|p| !p.is_empty()));
+    let again = app.get(&format!("/d/{GARDEN}")).await.text().await.unwrap();
+    assert!(again.contains("Beans on the fence."), "{again}");
     let (_, first) = app.revision(GARDEN, 1).await;
     assert_eq!(first, "Tomatoes by the south wall.\n");
     let (_, second) = app.revision(GARDEN, 2).await;

@@ -9,7 +9,7 @@ pub struct Prepared {
     pub id: String,
     pub title: String,
     pub body: String,
-    pub html: String,
+    pub html: super::PackedHtml,
     pub render_version: i64,
     pub version: i64,
     pub created_at: i64,
@@ -103,9 +103,9 @@ pub async fn insert(
     {
         let sql = insert_sql(
             "documents",
-            "seq, id, title, size, body, html, render_version, version, created_at, \
-             updated_at, cjk, owner_id, visibility",
-            13,
+            "seq, id, title, size, body, html, html_z, render_version, version, \
+             created_at, updated_at, cjk, owner_id, visibility",
+            14,
             chunk.len(),
         );
         let mut q = crate::db::query(sql);
@@ -116,7 +116,8 @@ pub async fn insert(
                 .bind(&d.title)
                 .bind(d.body.len() as i64)
                 .bind(&d.body)
-                .bind(&d.html)
+                .bind("")
+                .bind(d.html.bytes())
                 .bind(d.render_version)
                 .bind(d.version)
                 .bind(d.created_at)

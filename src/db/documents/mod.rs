@@ -8,12 +8,14 @@ mod access;
 pub mod bulk;
 pub mod drafts;
 pub mod dump;
+mod html;
 pub mod revisions;
 pub mod shares;
 mod store;
 
 pub(crate) use access::access_for;
 pub use access::{find_with_access, owned, visible};
+pub use html::PackedHtml;
 pub use store::*;
 
 use std::sync::LazyLock;
@@ -28,6 +30,7 @@ pub struct Document {
     pub id: String,
     pub title: String,
     pub body: String,
+    /// The rendered page, uncompressed (see `PackedHtml` for how it is stored).
     pub html: String,
     pub version: i64,
     pub created_at: i64,
@@ -45,7 +48,38 @@ pub struct Document {
     /// The owner's name, where the query looked it up.
     pub owner_name: Option<String>,
 }
-crate::db::from_row!(Document { seq, id, title, body, html, version, created_at, updated_at, deleted_at, owner_id, visibility, public_token, render_version } defaults { access, shared_with, owner_name });
+
+impl crate::db::FromRow for Document {
+    fn from_row(row: crate::db::Row) -> Result<Self, crate::db::Error> {
+        let packed: Option<Vec<u8>> = row.get_or_default("html_z")?;
+        let plain: String = row.get_or_default("html")?;
+        // A page stored before pages were compressed is written again, compressed,
+        // the way a page from an older renderer is: on its first view.
+        let render_version = match packed {
+            None if !plain.is_empty() => 0,
+            _ => row.try_get("render_version")?,
+        };
+        let html = html::unpack(packed, plain)?;
+        Ok(Self {
+            seq: row.try_get("seq")?,
+            id: row.try_get("id")?,
+            title: row.try_get("title")?,
+            body: row.try_get("body")?,
+            html,
+            version: row.try_get("version")?,
+            created_at: row.try_get("created_at")?,
+            updated_at: row.try_get("updated_at")?,
+            deleted_at: row.try_get("deleted_at")?,
+            owner_id: row.try_get("owner_id")?,
+            visibility: row.try_get("visibility")?,
+            public_token: row.try_get("public_token")?,
+            render_version,
+            access: row.get_or_default("access")?,
+            shared_with: row.get_or_default("shared_with")?,
+            owner_name: row.get_or_default("owner_name")?,
+        })
+    }
+}
 
 /// For logs: which document and its sizes, never its text.
 impl std::fmt::Debug for Document {
@@ -99,5 +133,6 @@ pub(crate) static COLUMNS: LazyLock<String> = LazyLock::new(|| columns_of("docum
 pub(crate) static WRITTEN_COLUMNS: LazyLock<String> = LazyLock::new(|| {
     COLUMNS
         .replace("documents.body", "'' AS body")
+        .replace("documents.html_z", "NULL AS html_z")
         .replace("documents.html", "'' AS html")
 });

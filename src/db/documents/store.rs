@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
-use super::{COLUMNS, Document, Summary, access};
+use super::{COLUMNS, Document, PackedHtml, Summary, access};
 use crate::db::Conn;
 use crate::db::entity::documents::{self, Column};
 
@@ -15,7 +15,7 @@ pub struct NewRow<'a> {
     pub id: &'a str,
     pub title: &'a str,
     pub body: &'a str,
-    pub html: &'a str,
+    pub html: &'a PackedHtml,
     pub render_version: i64,
     /// The text the CJK index reads (see `documents::cjk`).
     pub cjk: &'a str,
@@ -27,9 +27,9 @@ pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "INSERT INTO documents
-                 (id, title, size, body, html, render_version, version, created_at, updated_at,
-                  cjk, owner_id)
-             VALUES ($1, $2, octet_length($3), $3, $4, $5, 1, $6, $6, $7, $8)
+                 (id, title, size, body, html, html_z, render_version, version, created_at,
+                  updated_at, cjk, owner_id)
+             VALUES ($1, $2, octet_length($3), $3, '', $4, $5, 1, $6, $6, $7, $8)
              RETURNING {}",
             *COLUMNS
         )
@@ -38,7 +38,7 @@ pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate
         .bind(row.id)
         .bind(row.title)
         .bind(row.body)
-        .bind(row.html)
+        .bind(row.html.bytes())
         .bind(row.render_version)
         .bind(row.now)
         .bind(row.cjk)
@@ -53,11 +53,12 @@ pub async fn set_rendered(
     conn: &impl Conn,
     seq: i64,
     version: i64,
-    html: &str,
+    html: &PackedHtml,
     render_version: i64,
 ) -> Result<(), crate::db::Error> {
     documents::Entity::update_many()
-        .col_expr(Column::Html, Expr::value(html))
+        .col_expr(Column::Html, Expr::value(""))
+        .col_expr(Column::HtmlZ, Expr::value(html.bytes().map(<[u8]>::to_vec)))
         .col_expr(Column::RenderVersion, Expr::value(render_version))
         .filter(Column::Seq.eq(seq))
         .filter(Column::Version.eq(version))
@@ -70,7 +71,7 @@ pub async fn set_rendered(
 pub struct NextVersion<'a> {
     pub title: &'a str,
     pub body: &'a str,
-    pub html: &'a str,
+    pub html: &'a PackedHtml,
     pub render_version: i64,
     pub cjk: &'a str,
     pub now: i64,
@@ -78,7 +79,7 @@ pub struct NextVersion<'a> {
 
 /// The `SET` of a next version; `$6` and `$7` are left for the `WHERE`.
 /// `updated_at` never goes back.
-const SET_NEXT: &str = "SET title = $1, size = octet_length($2), body = $2, html = $3,
+const SET_NEXT: &str = "SET title = $1, size = octet_length($2), body = $2, html = '', html_z = $3,
         render_version = $4, version = version + 1,
         updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8";
 
@@ -93,7 +94,7 @@ fn next_version(
     crate::db::query_as(sql)
         .bind(next.title)
         .bind(next.body)
-        .bind(next.html)
+        .bind(next.html.bytes())
         .bind(next.render_version)
         .bind(next.now)
         .bind(id)

@@ -21,6 +21,8 @@ pub struct Model {
     pub owner_id: Option<i64>,
     pub visibility: String,
     pub public_token: Option<String>,
+    /// `html`, zstd-compressed; `html` is empty where this is set.
+    pub html_z: Option<Vec<u8>>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,75 @@
+//! A document's rendered page as stored: zstd-compressed in `html_z`, with
+//! `html` left empty. Rows written before the page was compressed still hold it
+//! in `html` (and NULL in `html_z`) until they are next rendered.
+
+/// zstd's level for pages: ~4x smaller than the HTML at ~30 µs per 8 KB.
+const LEVEL: i32 = 3;
+
+/// A rendered page, compressed: made off the writer (rendering is CPU work
+/// too), written by the statements in `store` and `bulk`.
+#[derive(Clone, Debug, Default)]
+pub struct PackedHtml(Option<Vec<u8>>);
+
+impl PackedHtml {
+    /// The page `html`, compressed; nothing for an empty page (one left to be
+    /// rendered on its first view).
+    pub fn pack(html: &str) -> Result<Self, crate::db::Error> {
+        if html.is_empty() {
+            return Ok(Self(None));
+        }
+        zstd::bulk::compress(html.as_bytes(), LEVEL)
+            .map(|bytes| Self(Some(bytes)))
+            .map_err(|e| crate::db::Error::Custom(format!("compressing a page: {e}")))
+    }
+
+    /// The value of `html_z`.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.0.as_deref()
+    }
+
+    /// How many bytes it stores.
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, Vec::len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The page a row holds: `html_z` uncompressed, or `html` where `html_z` is NULL.
+pub(super) fn unpack(packed: Option<Vec<u8>>, plain: String) -> Result<String, crate::db::Error> {
+    let Some(bytes) = packed else {
+        return Ok(plain);
+    };
+    let raw = zstd::stream::decode_all(bytes.as_slice())
+        .map_err(|e| crate::db::Error::Custom(format!("a stored page does not decompress: {e}")))?;
+    String::from_utf8(raw)
+        .map_err(|e| crate::db::Error::Custom(format!("a stored page is not UTF-8: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_comes_back_as_it_was_packed() {
+        let html = "<p>Grüße, <em>world</em></p>\n".repeat(200);
+        let packed = PackedHtml::pack(&html).unwrap();
+        assert!(
+            packed.len() * 10 < html.len(),
+            "{} of {}",
+            packed.len(),
+            html.len()
+        );
+        let bytes = packed.bytes().map(<[u8]>::to_vec);
+        assert_eq!(unpack(bytes, String::new()).unwrap(), html);
+    }
+
+    #[test]
+    fn an_empty_page_is_stored_as_nothing_and_an_old_row_reads_its_html() {
+        assert!(PackedHtml::pack("").unwrap().bytes().is_none());
+        assert_eq!(unpack(None, "<p>old</p>".into()).unwrap(), "<p>old</p>");
+        assert!(unpack(Some(b"not zstd".to_vec()), String::new()).is_err());
+    }
+}
