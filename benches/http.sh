@@ -6,6 +6,10 @@
 # cores) per page over that closed-loop run, which moves far less from run to
 # run than a rate on a shared machine. Peak RSS of the server at the end.
 #
+# The server logs at QUIRE_LOG (default here: warn, no line per request; set
+# QUIRE_LOG=info for an access line per request) into a temporary file; the
+# report says which level ran and how many lines it wrote.
+#
 # Usage: benches/http.sh DB_PATH [SECONDS] [CONNECTIONS...]
 #   seed first, e.g.: quire seed --count 10000 --size 8192
 # Writes target/perf/http.csv.
@@ -21,18 +25,18 @@ port=${PORT:-18182}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 cargo build --release --locked --quiet --bin quire --example loadgen
 loadgen=./target/release/examples/loadgen
-export QUIRE_DATABASE_URL="sqlite://$db" QUIRE_LOG=warn
+export QUIRE_DATABASE_URL="sqlite://$db" QUIRE_LOG=${QUIRE_LOG:-warn}
 echo "bench password 1234" | "$bin" user add bench --admin --password-stdin >/dev/null 2>&1 || true
-paths=$(mktemp); health=$(mktemp); jar=$(mktemp)
+paths=$(mktemp); health=$(mktemp); jar=$(mktemp); log=$(mktemp)
 python3 - "$db" > "$paths" <<'PY'
 import sqlite3, sys
 for (i,) in sqlite3.connect(sys.argv[1]).execute("SELECT id FROM documents WHERE deleted_at IS NULL"):
     print("/d/" + i)
 PY
 echo /healthz > "$health"
-QUIRE_BIND="127.0.0.1:$port" "$bin" serve &
+QUIRE_BIND="127.0.0.1:$port" "$bin" serve > "$log" &
 pid=$!
-trap 'kill -TERM $pid 2>/dev/null; rm -f "$paths" "$health" "$jar"' EXIT
+trap 'kill -TERM $pid 2>/dev/null; rm -f "$paths" "$health" "$jar" "$log"' EXIT
 until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do sleep 0.01; done
 csrf=$(curl -s -c "$jar" "http://127.0.0.1:$port/login" | sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p' | head -1)
 curl -s -b "$jar" -c "$jar" -o /dev/null -d "username=bench&password=bench+password+1234&csrf=$csrf" "http://127.0.0.1:$port/login"
@@ -67,4 +71,5 @@ for c in "${conns[@]}"; do
   printf '| %s | %.0f | %.0f | %s | %s | %s | %s | %s |\n' "$c" "$h_rps" "$d_rps" "$ratio" "$dp50" "$dp99" "$cpu_us" "$hp99"
 done
 rm -f "$ids"
+echo "log level $QUIRE_LOG: the server wrote $(wc -l < "$log") log lines"
 echo "server peak RSS: $(awk '/VmHWM/ {printf "%.1f MiB", $2/1024}' /proc/$pid/status)"

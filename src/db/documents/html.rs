@@ -2,8 +2,22 @@
 //! `html` left empty. Rows written before the page was compressed still hold it
 //! in `html` (and NULL in `html_z`) until they are next rendered.
 
-/// zstd's level for pages: ~4x smaller than the HTML at ~30 µs per 8 KB.
+/// zstd's level for pages (the revisions' too).
 const LEVEL: i32 = 3;
+
+/// No page comes near this: the body is capped at 64 MiB (`max_doc_bytes` far
+/// below); a frame that claims more is damaged.
+const MAX_PAGE: u64 = 1 << 30;
+
+thread_local! {
+    /// Making a zstd context costs more than (de)compressing a page with it
+    /// (a fresh one per page view took ~70 µs of CPU, measured with
+    /// `benches/http.sh`).
+    static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
 
 /// A rendered page, compressed: made off the writer (rendering is CPU work
 /// too), written by the statements in `store` and `bulk`.
@@ -17,7 +31,16 @@ impl PackedHtml {
         if html.is_empty() {
             return Ok(Self(None));
         }
-        zstd::bulk::compress(html.as_bytes(), LEVEL)
+        COMPRESSOR
+            .with_borrow_mut(|slot| {
+                if slot.is_none() {
+                    *slot = Some(zstd::bulk::Compressor::new(LEVEL)?);
+                }
+                match slot {
+                    Some(c) => c.compress(html.as_bytes()),
+                    None => zstd::bulk::compress(html.as_bytes(), LEVEL),
+                }
+            })
             .map(|bytes| Self(Some(bytes)))
             .map_err(|e| crate::db::Error::Custom(format!("compressing a page: {e}")))
     }
@@ -42,8 +65,23 @@ pub(super) fn unpack(packed: Option<Vec<u8>>, plain: String) -> Result<String, c
     let Some(bytes) = packed else {
         return Ok(plain);
     };
-    let raw = zstd::stream::decode_all(bytes.as_slice())
-        .map_err(|e| crate::db::Error::Custom(format!("a stored page does not decompress: {e}")))?;
+    let broken = |why: String| crate::db::Error::Custom(format!("a stored page {why}"));
+    // Every page is compressed whole, so its frame says how long it is.
+    let size = match zstd::zstd_safe::get_frame_content_size(&bytes) {
+        Ok(Some(size)) if size <= MAX_PAGE => size as usize,
+        _ => return Err(broken("has no size or too large a one".into())),
+    };
+    let raw = DECOMPRESSOR
+        .with_borrow_mut(|slot| {
+            if slot.is_none() {
+                *slot = Some(zstd::bulk::Decompressor::new()?);
+            }
+            match slot {
+                Some(d) => d.decompress(&bytes, size),
+                None => zstd::bulk::decompress(&bytes, size),
+            }
+        })
+        .map_err(|e| broken(format!("does not decompress: {e}")))?;
     String::from_utf8(raw)
         .map_err(|e| crate::db::Error::Custom(format!("a stored page is not UTF-8: {e}")))
 }
