@@ -9,15 +9,19 @@ use crate::db::documents::visible;
 /// `{visible}` the access filter (viewer `$4`). The inner query ranks rowids only,
 /// reading the access columns from an index (the rows keep them after the text,
 /// migrations/sqlite/0006); the text, for the snippet, is read for the page of
-/// hits only. Only the newest `$3` matches are ranked.
+/// hits only. Only the newest `$3` matches the viewer may read are ranked: the
+/// filter comes first, so someone whose documents are old among many newer
+/// ones of others still finds theirs by a common word.
 const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
     FROM (SELECT {fts}.rowid AS seq, bm25({fts}, {weights}) AS rank
           FROM {fts} JOIN documents AS d INDEXED BY documents_access ON d.seq = {fts}.rowid
           WHERE {fts} MATCH $1 AND d.deleted_at IS NULL AND {visible}
             AND {fts}.rowid >= (
-                SELECT coalesce(min(rowid), 0) FROM (
-                    SELECT rowid FROM {fts} WHERE {fts} MATCH $1
-                    ORDER BY rowid DESC LIMIT $3))
+                SELECT coalesce(min(seq), 0) FROM (
+                    SELECT d.seq FROM {fts}
+                    JOIN documents AS d INDEXED BY documents_access ON d.seq = {fts}.rowid
+                    WHERE {fts} MATCH $1 AND d.deleted_at IS NULL AND {visible}
+                    ORDER BY {fts}.rowid DESC LIMIT $3))
           ORDER BY rank LIMIT $2) AS top
     JOIN documents d ON d.seq = top.seq
     ORDER BY top.rank";
