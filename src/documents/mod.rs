@@ -11,6 +11,7 @@ mod highlight;
 mod history;
 mod id;
 pub mod merge;
+mod plain;
 mod prepared;
 mod render;
 mod revisions;

@@ -68,7 +68,8 @@ pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String
     // Fold only as far as the first match and a window after it.
     let (mut chars, mut folded) = (Vec::new(), Vec::new());
     let mut first: Option<usize> = None;
-    let mut rest = text.chars();
+    // What a reader sees of the Markdown: no `##`, `**`, fences or table pipes.
+    let mut rest = super::plain::chars(text);
     for c in rest.by_ref() {
         chars.push(c);
         folded.push(fold(c));

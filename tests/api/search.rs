@@ -337,6 +337,9 @@ async fn a_user_finds_their_old_documents_by_a_common_word_among_many_newer_ones
         "others' private documents stay out"
     );
     let theirs = search_as("carol").await;
-    assert!(theirs.contains(">Admin "), "their owner finds theirs: {theirs}");
+    assert!(
+        theirs.contains(">Admin "),
+        "their owner finds theirs: {theirs}"
+    );
     assert!(!theirs.contains("Meadow notes by bob"), "{theirs}");
 }

@@ -30,3 +30,31 @@ async fn snippets_of_text_without_spaces_keep_a_results_page_under_200_kb() {
     );
     assert!(page.len() < 200_000, "the page is {} bytes", page.len());
 }
+
+#[tokio::test]
+async fn snippets_show_the_text_without_its_markdown() {
+    let app = spawn_app().await;
+    let body = "## Greenhouse\n\nWater the **orchids** with `rain water`, see \
+                [the guide](https://example.org/orchid-care).\n\n\
+                | plant | days |\n| --- | ---: |\n| orchid | 7 |\n\n\
+                ```sh\nwater --orchids\n```\n";
+    app.create_document("Plants", body).await;
+    for q in ["orchids", "greenhouse", "guide", "days"] {
+        let page = app
+            .client
+            .get(format!("{}/search", app.address))
+            .query(&[("q", q)])
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let start = page.find("class=\"snippet\"").expect("a snippet");
+        let snippet = &page[start..start + page[start..].find("</p>").unwrap()];
+        assert!(snippet.contains("<mark>"), "{q}: {snippet}");
+        for syntax in ["##", "**", "`", "|", "](", "https://example.org", "---"] {
+            assert!(!snippet.contains(syntax), "{q}: {syntax:?} in {snippet}");
+        }
+    }
+}
