@@ -2,7 +2,7 @@
 //! FTS5 as syntax: they are cut into plain tokens and re-quoted, so quotes, `*`,
 //! `NEAR`, `-`, column filters and SQL fragments are just text to look for.
 
-use super::search_query::{CLOSE, Found, Hit, OPEN, Translated, translate};
+use super::search_query::{CLOSE, Found, Hit, OPEN, Translated, mark_titles, translate};
 use super::{Actor, access, snippet};
 use crate::db::search::queue;
 use crate::db::search::sqlite;
@@ -71,6 +71,7 @@ async fn inside_words(
                 id: c.id,
                 title: c.title,
                 updated_at: c.updated_at,
+                title_marked: String::new(),
             };
             if title { &mut in_title } else { &mut in_text }.push(hit);
             if in_title.len() + in_text.len() == wanted {
@@ -118,5 +119,6 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
         let more = inside_words(&db.read, (expr, &t), page, &found).await;
         found.take(more, limit);
     }
+    mark_titles(&mut found.hits, &t.needles);
     found
 }

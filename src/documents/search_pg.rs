@@ -97,6 +97,7 @@ pub(super) async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor
             });
         found.take(hits, limit);
     }
+    super::search_query::mark_titles(&mut found.hits, &needles);
     found
 }
 

@@ -187,26 +187,45 @@ pub struct Hit {
     /// Document text around the match, not yet escaped, with the match between
     /// private-use marker characters (see `snippet_html`); the whole text as read.
     pub snippet: String,
+    /// The title with the matches marked as in `snippet`; empty when the title
+    /// holds none of the words.
+    pub title_marked: String,
 }
-crate::db::from_row!(Hit {
-    id,
-    title,
-    updated_at,
-    snippet
-});
+crate::db::from_row!(Hit { id, title, updated_at, snippet } defaults { title_marked });
 
 impl Hit {
     /// The snippet as safe HTML: escaped, with matches in `<mark>`.
     pub fn snippet_html(&self) -> String {
-        let mut out = String::with_capacity(self.snippet.len() + 32);
-        for c in self.snippet.chars() {
-            match c {
-                '\u{E000}' => out.push_str("<mark>"),
-                '\u{E001}' => out.push_str("</mark>"),
-                c => super::escape::push(&mut out, c),
-            }
+        marked_html(&self.snippet)
+    }
+
+    /// The title as safe HTML, its matches in `<mark>`.
+    pub fn title_html(&self) -> String {
+        if self.title_marked.is_empty() {
+            marked_html(&self.title)
+        } else {
+            marked_html(&self.title_marked)
         }
-        out
+    }
+}
+
+/// Escaped, with the marker characters made `<mark>` elements.
+fn marked_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 32);
+    for c in text.chars() {
+        match c {
+            '\u{E000}' => out.push_str("<mark>"),
+            '\u{E001}' => out.push_str("</mark>"),
+            c => super::escape::push(&mut out, c),
+        }
+    }
+    out
+}
+
+/// Marks the words in each hit's title.
+pub(super) fn mark_titles(hits: &mut [Hit], needles: &[String]) {
+    for hit in hits {
+        hit.title_marked = super::snippet::mark_all(&hit.title, needles, OPEN, CLOSE);
     }
 }
 
@@ -336,7 +355,22 @@ mod tests {
             title: String::new(),
             updated_at: 0,
             snippet: "<b>\u{E000}fox\u{E001}</b>".into(),
+            title_marked: String::new(),
         };
         assert_eq!(hit.snippet_html(), "&lt;b&gt;<mark>fox</mark>&lt;/b&gt;");
+        let titled = Hit {
+            title: "<i>Fox</i> & co".into(),
+            title_marked: "<i>\u{E000}Fox\u{E001}</i> & co".into(),
+            ..hit.clone()
+        };
+        assert_eq!(
+            titled.title_html(),
+            "&lt;i&gt;<mark>Fox</mark>&lt;/i&gt; &amp; co"
+        );
+        let unmarked = Hit {
+            title_marked: String::new(),
+            ..titled
+        };
+        assert_eq!(unmarked.title_html(), "&lt;i&gt;Fox&lt;/i&gt; &amp; co");
     }
 }

@@ -56,6 +56,46 @@ fn occurrences(hay: &[char], needle: &[char]) -> impl Iterator<Item = usize> {
         .filter(move |&i| n > 0 && hay[i] == needle[0] && hay[i..i + n] == *needle)
 }
 
+/// All of `text` (a title) with every occurrence of any of `needles` between
+/// `open` and `close`, case and accents folded as in `around`; empty when none
+/// occurs.
+pub fn mark_all(text: &str, needles: &[String], open: &str, close: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let folded: Vec<char> = chars.iter().map(|&c| fold(c)).collect();
+    let mut marks = vec![0u8; chars.len()];
+    for n in needles {
+        let n: Vec<char> = n.chars().map(fold).collect();
+        for i in occurrences(&folded, &n) {
+            marks[i] |= 1;
+            marks[i + n.len() - 1] |= 2;
+        }
+    }
+    if marks.iter().all(|&m| m == 0) {
+        return String::new();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut depth = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        if marks[i] & 1 != 0 {
+            if depth == 0 {
+                out.push_str(open);
+            }
+            depth += 1;
+        }
+        out.push(c);
+        if marks[i] & 2 != 0 && depth > 0 {
+            depth -= 1;
+            if depth == 0 {
+                out.push_str(close);
+            }
+        }
+    }
+    if depth > 0 {
+        out.push_str(close);
+    }
+    out
+}
+
 /// About `WORDS_IN_ALL` words of `text` around the first occurrence of any of
 /// `needles` (already lower-case), with every occurrence in the window between
 /// `open` and `close`; the start of the text when none occurs.
@@ -209,6 +249,20 @@ mod tests {
         );
         assert!(s.contains("[needle]"), "{s}");
         assert!(snip(&"z".repeat(60_000), &["q"]).chars().count() <= CHARS_IN_ALL + 2);
+    }
+
+    #[test]
+    fn a_title_is_marked_whole_and_as_written() {
+        let needles = vec!["cafe".to_string(), "plan".to_string()];
+        assert_eq!(
+            mark_all("The *Café* plan_b", &needles, "[", "]"),
+            "The *[Café]* [plan]_b"
+        );
+        assert_eq!(mark_all("Nothing here", &needles, "[", "]"), "");
+        assert_eq!(
+            mark_all("Banana", &["ana".to_string()], "[", "]"),
+            "B[anana]"
+        );
     }
 
     #[test]

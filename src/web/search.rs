@@ -22,6 +22,7 @@ pub struct SearchQuery {
 
 pub struct HitRow {
     pub id: String,
+    /// Safe HTML: escaped, the search words in `<mark>`.
     pub title: String,
     pub snippet: String,
     pub when: String,
@@ -32,7 +33,7 @@ impl From<&Hit> for HitRow {
     fn from(h: &Hit) -> Self {
         Self {
             id: h.id.clone(),
-            title: h.title.clone(),
+            title: h.title_html(),
             snippet: h.snippet_html(),
             when: fmt_time(h.updated_at),
             when_iso: iso_time(h.updated_at),

@@ -23,7 +23,9 @@ async fn words_prefixes_and_phrases_are_found_with_title_hits_first() {
         .await;
 
     let html = found(&app, "garden").await;
-    let title_hit = html.find("Garden plan").expect("title hit");
+    let title_hit = html
+        .find("<mark>Garden</mark> plan")
+        .expect("title hit, the word marked in the title");
     let body_hit = html.find("Shopping list").expect("body hit");
     assert!(title_hit < body_hit, "title hits rank above body hits");
     assert!(html.contains("<mark>garden</mark>"));
@@ -49,7 +51,12 @@ async fn parts_of_words_accents_and_cjk_are_found() {
         found(&app, "urdou").await.contains("Café notes"),
         "substring"
     );
-    assert!(found(&app, "cafe").await.contains("Café notes"), "accents");
+    assert!(
+        found(&app, "cafe")
+            .await
+            .contains("<mark>Café</mark> notes"),
+        "accents"
+    );
     assert!(found(&app, "naive").await.contains("Café notes"));
     assert!(
         found(&app, "検索").await.contains("仕様"),
