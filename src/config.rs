@@ -106,6 +106,16 @@ pub struct Config {
     )]
     pub db_connections: u32,
 
+    /// Memory for pages kept ready for repeated views, in MiB (0 turns the cache off).
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_PAGE_CACHE_MB",
+        default_value_t = 32,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=65_536)
+    )]
+    pub page_cache_mb: usize,
+
     /// Largest document body accepted, in bytes of UTF-8 (1 to 67108864, the schema's ceiling).
     #[arg(
         long,
@@ -299,6 +309,7 @@ impl Config {
             "bind" => self.bind.clone(),
             "database_url" => redact(&self.database_url),
             "db_connections" => self.db_connections.to_string(),
+            "page_cache_mb" => self.page_cache_mb.to_string(),
             "max_doc_bytes" => self.max_doc_bytes.to_string(),
             "max_import_bytes" => self.max_import_bytes.to_string(),
             "durability" => format!("{:?}", self.durability).to_lowercase(),

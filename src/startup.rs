@@ -35,6 +35,7 @@ impl Application {
         let db = Db::open(&config).await?;
         tokio::spawn(crate::db::search::queue::run_indexer(db.clone()));
         db.start_group_commit();
+        db.watch_changes();
         let listener =
             TcpListener::bind(&config.bind).with_context(|| format!("binding {}", config.bind))?;
         let port = listener.local_addr()?.port();
@@ -132,7 +133,8 @@ fn serve(
     let per_worker = config.max_connections.div_ceil(workers).max(1);
     let max_connections = config.max_connections;
     let cap = config.max_doc_bytes;
-    let state = web::Data::new(AppState { db, config });
+    let cache = crate::web::cache::PageCache::new(db.changes.clone(), config.page_cache_mb << 20);
+    let state = web::Data::new(AppState { db, config, cache });
     metrics::mark_start();
     let http_metrics = web::Data::new(HttpMetrics::default());
     let lag = web::Data::new(LagCache::default());

@@ -9,8 +9,8 @@ mod throttle;
 pub mod tokens;
 
 pub use sessions::{
-    SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, session_user, session_user_with_document,
-    start_session,
+    Live, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, live_session, live_without_write,
+    session_key, session_user, session_user_with_document, start_session,
 };
 
 use crate::db::Db;

@@ -4,6 +4,7 @@ use sha2::{Digest, Sha256};
 
 use super::{User, audit};
 use crate::db::Db;
+pub use crate::db::accounts::sessions::Live;
 use crate::db::accounts::sessions::{self as stored, Limits};
 use crate::documents::{DocId, Document, now_ms};
 use crate::random::random_token;
@@ -12,8 +13,11 @@ use crate::random::random_token;
 pub const SESSION_IDLE_MS: i64 = 7 * 24 * 3600 * 1000;
 /// No session lives longer than this, used or not.
 pub const SESSION_ABSOLUTE_MS: i64 = 30 * 24 * 3600 * 1000;
-/// `last_seen` is written at most this often, so page views stay reads.
-const TOUCH_EVERY_MS: i64 = 5 * 60 * 1000;
+/// `last_seen` is written at most this often, so page views stay reads: an idle
+/// session ends within an hour of its 7 days. Each write empties the page cache
+/// (`web::cache`), so it is kept rare (every 5 minutes per session emptied it
+/// several times a minute on a busy server).
+const TOUCH_EVERY_MS: i64 = 60 * 60 * 1000;
 
 pub(super) fn token_hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
@@ -37,16 +41,35 @@ fn limits(now: i64) -> Limits {
 /// The signed-in user for a cookie token, if the session is live and the account
 /// enabled. One read; a write only when `last_seen` is several minutes old.
 pub async fn session_user(db: &Db, token: &str) -> Result<Option<User>, crate::db::Error> {
+    Ok(live_session(db, token).await?.map(|live| live.user))
+}
+
+/// `session_user` with the session's times, as a cache keeps them.
+pub async fn live_session(db: &Db, token: &str) -> Result<Option<Live>, crate::db::Error> {
     if token.len() != 64 {
         return Ok(None);
     }
     let now = now_ms();
     let hash = token_hash(token);
-    let Some(live) = stored::find_live(&db.read, &hash, limits(now)).await? else {
+    let Some(mut live) = stored::find_live(&db.read, &hash, limits(now)).await? else {
         return Ok(None);
     };
-    touch(db, &hash, live.last_seen, now).await?;
-    Ok(Some(live.user))
+    touch(db, &hash, &mut live, now).await?;
+    Ok(Some(live))
+}
+
+/// True when a session last known as `live` is live at `now` and needs no
+/// write to say it was seen: what a page view may answer from a cache.
+pub fn live_without_write(live: &Live, now: i64) -> bool {
+    let limits = limits(now);
+    now - live.last_seen <= TOUCH_EVERY_MS
+        && live.last_seen > limits.seen_after
+        && live.created_at > limits.created_after
+}
+
+/// The key a session is known by: its token's hash.
+pub fn session_key(token: &str) -> Option<Vec<u8>> {
+    (token.len() == 64).then(|| token_hash(token))
 }
 
 /// `session_user` and the document `id` with the user's access to it, in one
@@ -56,24 +79,26 @@ pub async fn session_user_with_document(
     db: &Db,
     token: &str,
     id: &DocId,
-) -> Result<Option<(User, Option<Document>)>, crate::db::Error> {
+) -> Result<Option<(Live, Option<Document>)>, crate::db::Error> {
     if token.len() != 64 {
         return Ok(None);
     }
     let now = now_ms();
     let hash = token_hash(token);
     let found = stored::find_live_with_document(&db.read, &hash, limits(now), id.as_str()).await?;
-    let Some((live, doc)) = found else {
+    let Some((mut live, doc)) = found else {
         return Ok(None);
     };
-    touch(db, &hash, live.last_seen, now).await?;
-    Ok(Some((live.user, doc)))
+    touch(db, &hash, &mut live, now).await?;
+    Ok(Some((live, doc)))
 }
 
 /// Writes `last_seen` when it is several minutes old, so page views stay reads.
-async fn touch(db: &Db, hash: &[u8], last_seen: i64, now: i64) -> Result<(), crate::db::Error> {
-    if now - last_seen > TOUCH_EVERY_MS {
+async fn touch(db: &Db, hash: &[u8], live: &mut Live, now: i64) -> Result<(), crate::db::Error> {
+    if now - live.last_seen > TOUCH_EVERY_MS {
         stored::touch(&db.write, hash, now).await?;
+        db.changes.bump();
+        live.last_seen = now;
     }
     Ok(())
 }

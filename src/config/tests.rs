@@ -45,6 +45,7 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
             "sqlite://elsewhere/q.db",
         ),
         ("--db-connections", "7", "7"),
+        ("--page-cache-mb", "12", "12"),
         ("--max-doc-bytes", "123456", "123456"),
         ("--durability", "full", "full"),
         ("--max-import-bytes", "7654321", "7654321"),

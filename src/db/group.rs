@@ -121,9 +121,17 @@ pub(super) async fn begin_locked(
     lock: Lock,
 ) -> Result<super::Transaction, Error> {
     let tx = sea_orm::TransactionTrait::begin(pool).await?;
+    // The notice tells every instance, at commit (never for a rollback), that
+    // what it cached may be out of date (`db::changes`).
     let sql = match lock {
-        Lock::Exclusive => "SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked",
-        Lock::Shared => "SELECT 1 FROM (SELECT pg_advisory_xact_lock_shared($1)) AS locked",
+        Lock::Exclusive => {
+            "SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked,
+                 (SELECT pg_notify('quire_changes', '')) AS told"
+        }
+        Lock::Shared => {
+            "SELECT 1 FROM (SELECT pg_advisory_xact_lock_shared($1)) AS locked,
+                 (SELECT pg_notify('quire_changes', '')) AS told"
+        }
     };
     super::query(sql)
         .bind(super::WRITE_LOCK)

@@ -24,10 +24,13 @@ use crate::config::{Config, Durability};
 
 pub mod accounts;
 mod audit_log;
+pub mod changes;
 pub mod copy;
 pub mod documents;
 pub mod entity;
 mod files;
+mod pools;
+pub use pools::PoolGauge;
 mod group;
 pub use group::Work;
 pub mod search;
@@ -78,16 +81,18 @@ pub struct Db {
     pub read: DatabaseConnection,
     /// SQLite: exactly one connection, so writes queue here instead of fighting
     /// over the lock. PostgreSQL: the same pool as `read`.
-    pub write: DatabaseConnection,
+    pub write: changes::Writer,
     pub backend: Backend,
     /// The last write the disk refused, until a write succeeds again.
     pub health: WriterHealth,
-    /// SQLite: the folder that holds the database, for the free-space probe.
-    folder: Option<std::path::PathBuf>,
+    /// SQLite: the database file (its folder for the free-space probe).
+    path: Option<std::path::PathBuf>,
     /// SQLite: commits and the search indexer's progress behind them.
     pub search: search::queue::SearchQueue,
     /// SQLite: the queue of writes that share transactions (group commit).
     group: group::Group,
+    /// Moves after every commit, for caches (`Db::watch_changes`).
+    pub changes: changes::Changes,
 }
 
 /// The log directive that keeps PostgreSQL's notices ("relation ... already
@@ -95,15 +100,6 @@ pub struct Db {
 /// filter names the database driver.
 pub fn quiet_notices(filter: &str) -> Option<&'static str> {
     (!filter.contains("sqlx")).then_some("sqlx::postgres::notice=warn")
-}
-
-/// One connection pool's state, for the metrics.
-#[derive(Clone, Copy, Debug)]
-pub struct PoolGauge {
-    pub name: &'static str,
-    pub open: u32,
-    pub idle: usize,
-    pub most: u32,
 }
 
 /// The advisory lock every PostgreSQL write transaction takes (any constant
@@ -204,14 +200,19 @@ impl Db {
             .connect_with(options(false))
             .await
             .with_context(|| format!("opening read connections to {}", path.display()))?;
+        let changes = changes::Changes::default();
         Ok(Self {
             read: SqlxSqliteConnector::from_sqlx_sqlite_pool(read),
-            write: SqlxSqliteConnector::from_sqlx_sqlite_pool(write),
+            write: changes::Writer::new(
+                SqlxSqliteConnector::from_sqlx_sqlite_pool(write),
+                changes.clone(),
+            ),
             backend: Backend::Sqlite,
             health,
-            folder: absolute.parent().map(Path::to_path_buf),
+            path: Some(absolute.clone()),
             search: Default::default(),
             group: Default::default(),
+            changes,
         })
     }
 
@@ -225,14 +226,16 @@ impl Db {
             .await
             .with_context(|| format!("connecting to PostgreSQL at {}", redact(url)))?;
         let conn = SqlxPostgresConnector::from_sqlx_postgres_pool(pool);
+        let changes = changes::Changes::default();
         Ok(Self {
             read: conn.clone(),
-            write: conn,
+            write: changes::Writer::new(conn, changes.clone()),
             backend: Backend::Postgres,
             health: WriterHealth::default(),
-            folder: None,
+            path: None,
             search: Default::default(),
             group: Default::default(),
+            changes,
         })
     }
 
@@ -277,6 +280,7 @@ impl Db {
             tx?,
             self.health.clone(),
             self.search.clone(),
+            self.changes.clone(),
         ))
     }
 
@@ -310,7 +314,8 @@ impl Db {
 
     /// Closes both pools; the writer last, so the WAL is left in a clean state.
     pub async fn close(&self) {
-        for conn in [&self.read, &self.write] {
+        self.changes.stop().await;
+        for conn in [&self.read, &*self.write] {
             match self.backend {
                 Backend::Sqlite => conn.get_sqlite_connection_pool().close().await,
                 Backend::Postgres => conn.get_postgres_connection_pool().close().await,
@@ -324,32 +329,6 @@ impl Db {
             Backend::Sqlite => self.read.get_sqlite_connection_pool().is_closed(),
             Backend::Postgres => self.read.get_postgres_connection_pool().is_closed(),
         }
-    }
-
-    /// For the metrics: the read pool, then the write pool (the same pool on
-    /// PostgreSQL), each with its open, idle and most connections.
-    pub fn pool_gauges(&self) -> [PoolGauge; 2] {
-        let gauge = |name, conn: &DatabaseConnection| match self.backend {
-            Backend::Sqlite => {
-                let p = conn.get_sqlite_connection_pool();
-                PoolGauge {
-                    name,
-                    open: p.size(),
-                    idle: p.num_idle(),
-                    most: p.options().get_max_connections(),
-                }
-            }
-            Backend::Postgres => {
-                let p = conn.get_postgres_connection_pool();
-                PoolGauge {
-                    name,
-                    open: p.size(),
-                    idle: p.num_idle(),
-                    most: p.options().get_max_connections(),
-                }
-            }
-        };
-        [gauge("read", &self.read), gauge("write", &self.write)]
     }
 }
 

@@ -63,8 +63,8 @@ impl Db {
     pub async fn migrate(&self) -> anyhow::Result<()> {
         match self.backend {
             Backend::Sqlite => {
-                adopt_old_record(&self.write).await?;
-                Migrator::up(&self.write, None).await?;
+                adopt_old_record(&*self.write).await?;
+                Migrator::up(&*self.write, None).await?;
             }
             Backend::Postgres => {
                 let tx = self.write.begin().await?;

@@ -18,6 +18,8 @@ use sea_orm::{
 pub trait Conn: Sync {
     type Sea: ConnectionTrait + StreamTrait + Sync;
     fn sea(&self) -> &Self::Sea;
+    /// A statement ran on it (`changes::Writer` notes that it may have written).
+    fn ran(&self) {}
 }
 
 impl Conn for DatabaseConnection {
@@ -119,12 +121,13 @@ impl<S: Shape> Query<S> {
         Statement::from_sql_and_values(conn.get_database_backend(), self.sql, self.values)
     }
 
-    pub async fn execute(self, conn: &impl Conn) -> Result<Done, Error> {
-        let conn = conn.sea();
+    pub async fn execute(self, on: &impl Conn) -> Result<Done, Error> {
+        let conn = on.sea();
         let stmt = self.statement(conn);
-        let done = conn.execute_raw(stmt).await?;
+        let done = conn.execute_raw(stmt).await;
+        on.ran();
         Ok(Done {
-            rows: done.rows_affected(),
+            rows: done?.rows_affected(),
         })
     }
 
@@ -133,23 +136,23 @@ impl<S: Shape> Query<S> {
         self.fetch_optional(conn).await?.ok_or_else(not_found)
     }
 
-    pub async fn fetch_optional(self, conn: &impl Conn) -> Result<Option<S::Out>, Error> {
-        let conn = conn.sea();
+    pub async fn fetch_optional(self, on: &impl Conn) -> Result<Option<S::Out>, Error> {
+        let conn = on.sea();
         let stmt = self.statement(conn);
-        match conn.query_one_raw(stmt).await? {
+        let row = conn.query_one_raw(stmt).await;
+        on.ran();
+        match row? {
             Some(row) => Ok(Some(S::read(Row(row))?)),
             None => Ok(None),
         }
     }
 
-    pub async fn fetch_all(self, conn: &impl Conn) -> Result<Vec<S::Out>, Error> {
-        let conn = conn.sea();
+    pub async fn fetch_all(self, on: &impl Conn) -> Result<Vec<S::Out>, Error> {
+        let conn = on.sea();
         let stmt = self.statement(conn);
-        conn.query_all_raw(stmt)
-            .await?
-            .into_iter()
-            .map(|row| S::read(Row(row)))
-            .collect()
+        let rows = conn.query_all_raw(stmt).await;
+        on.ran();
+        rows?.into_iter().map(|row| S::read(Row(row))).collect()
     }
 
     /// The rows one at a time, for copies larger than memory.

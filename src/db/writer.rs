@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use std::path::Path;
 use std::time::Duration;
 
 use sea_orm::DatabaseTransaction;
@@ -82,6 +83,8 @@ struct Pending {
     armed: bool,
     /// Told of each commit (a write may have queued documents for search).
     search: Option<super::search::queue::SearchQueue>,
+    /// Moved by each commit, before the writer's caller hears of it.
+    changes: Option<super::changes::Changes>,
 }
 
 impl Drop for Pending {
@@ -98,6 +101,7 @@ impl WriteTx {
         inner: DatabaseTransaction,
         health: WriterHealth,
         search: super::search::queue::SearchQueue,
+        changes: super::changes::Changes,
     ) -> Self {
         Self {
             inner,
@@ -105,6 +109,7 @@ impl WriteTx {
                 health,
                 armed: true,
                 search: Some(search),
+                changes: Some(changes),
             },
         }
     }
@@ -117,6 +122,7 @@ impl WriteTx {
                 health: WriterHealth::default(),
                 armed: false,
                 search: None,
+                changes: None,
             },
         }
     }
@@ -125,6 +131,9 @@ impl WriteTx {
         let Self { inner, mut pending } = self;
         pending.armed = false;
         let outcome = inner.commit().await;
+        if let Some(changes) = &pending.changes {
+            changes.bump();
+        }
         pending.health.record(outcome.as_ref().err());
         if let (Ok(()), Some(search)) = (&outcome, &pending.search) {
             search.committed();
@@ -182,7 +191,12 @@ impl super::Db {
         }
         // A failed write leaves SQLite's log grown to the end of a full disk, so
         // a one-row write fits where a document does not: room is checked too.
-        if let Some(folder) = self.folder.clone() {
+        if let Some(folder) = self
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+        {
             let room = tokio::task::spawn_blocking(move || room_in(&folder)).await;
             if let Ok(Err(e)) = room {
                 self.health.record(Some(&io_error(e)));

@@ -80,18 +80,26 @@ pub async fn document_show(
     state: web::Data<AppState>,
     view: PageView,
 ) -> Result<HttpResponse, AppError> {
-    let doc = documents::access::check(view.doc, documents::Access::Read)?;
-    let doc = documents::fresh_html(&state.db, doc).await?;
-    if doc.deleted_at.is_some() {
-        return Ok(super::trash::in_trash_page(&doc));
-    }
-    let title = doc.title.clone();
+    let shown = match view.cached {
+        Some(shown) => shown,
+        None => {
+            let doc = documents::access::check(view.doc, documents::Access::Read)?;
+            let doc = documents::fresh_html(&state.db, doc).await?;
+            if doc.deleted_at.is_some() {
+                return Ok(super::trash::in_trash_page(&doc));
+            }
+            let shown = DocView::from(&doc);
+            state
+                .cache
+                .keep_page(view.epoch, view.user.id, &doc, &shown);
+            shown
+        }
+    };
+    let title = shown.title.clone();
     Ok(pages::fragment(
         StatusCode::OK,
         &title,
-        &ShowPartial {
-            doc: DocView::from(&doc),
-        },
+        &ShowPartial { doc: shown },
     ))
 }
 

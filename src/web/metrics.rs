@@ -95,6 +95,7 @@ pub async fn metrics_show(
     metrics::write_writer_wait(&mut out);
     metrics::write_search_errors(&mut out);
     write_pools(&mut out, &state);
+    write_cache(&mut out, &state);
     write_documents(&mut out, &state).await;
     let config = state.config.clone();
     if let Some(seconds) = lag.get(|| crate::ops::replica::file_replica_lag(&config)) {
@@ -137,6 +138,40 @@ fn write_pools(out: &mut String, state: &AppState) {
         "quire_db_pool_max_connections",
         "Most connections each pool may open.",
         &max,
+    );
+}
+
+fn write_cache(out: &mut String, state: &AppState) {
+    use std::fmt::Write as _;
+    let g = state.cache.gauges();
+    out.push_str("# HELP quire_page_cache_views_total Document page views, answered from the page cache or by the database.\n");
+    out.push_str("# TYPE quire_page_cache_views_total counter\n");
+    let _ = writeln!(
+        out,
+        "quire_page_cache_views_total{{from=\"cache\"}} {}",
+        g.hits
+    );
+    let _ = writeln!(
+        out,
+        "quire_page_cache_views_total{{from=\"database\"}} {}",
+        g.misses
+    );
+    out.push_str(
+        "# HELP quire_page_cache_emptied_total Times a committed change emptied the page cache.\n",
+    );
+    out.push_str("# TYPE quire_page_cache_emptied_total counter\n");
+    let _ = writeln!(out, "quire_page_cache_emptied_total {}", g.emptied);
+    write_gauge(
+        out,
+        "quire_page_cache_bytes",
+        "Bytes of pages the page cache holds.",
+        &[(String::new(), g.bytes as f64)],
+    );
+    write_gauge(
+        out,
+        "quire_page_cache_pages",
+        "Pages the page cache holds.",
+        &[(String::new(), g.pages as f64)],
     );
 }
 

@@ -7,6 +7,7 @@ pub mod admin_user;
 pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod cache;
 pub mod client;
 pub mod conflict;
 pub mod csrf;
@@ -47,6 +48,8 @@ use crate::web::error::AppError;
 pub struct AppState {
     pub db: Db,
     pub config: Config,
+    /// What page views read, kept exact by the database's change counter.
+    pub cache: cache::PageCache,
 }
 
 /// Where a successful form post goes next. A plain form gets a 303 to the page

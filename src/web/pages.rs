@@ -85,6 +85,7 @@ impl EditForm {
     }
 }
 
+#[derive(Clone)]
 pub struct DocView {
     pub id: String,
     /// Shown through a public link: no actions.

@@ -13,8 +13,9 @@ use futures_util::future::LocalBoxFuture;
 use super::AppState;
 use super::auth::{CsrfToken, SESSION_COOKIE, cookie};
 use super::form::FormData;
+use super::pages::DocView;
 use crate::accounts::{self, User};
-use crate::documents::{DocId, Document};
+use crate::documents::{DocId, Document, now_ms};
 use crate::web::error::AppError;
 
 fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, AppError> {
@@ -29,9 +30,17 @@ async fn look_up(req: &HttpRequest) -> Result<Option<User>, AppError> {
         return Ok(None);
     };
     let state = state_of(req)?;
-    accounts::session_user(&state.db, c.value())
+    if let Some(user) = state.cache.user(c.value(), now_ms()) {
+        return Ok(Some(user));
+    }
+    let epoch = state.cache.epoch();
+    let live = accounts::live_session(&state.db, c.value())
         .await
-        .map_err(|e| AppError::Internal(e.into()))
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(live.map(|live| {
+        state.cache.keep_session(epoch, c.value(), &live);
+        live.user
+    }))
 }
 
 /// Where sign-in sends the user back to: this page, with its query.
@@ -128,13 +137,17 @@ impl FromRequest for CurrentUser {
 }
 
 /// A document page view (`GET /d/{id}`), the hottest path: the session and the
-/// document `{id}` with the viewer's access to it, read in one query. Refuses
-/// like `require_user` without a live session; `doc` is `None` when no document
-/// has that id.
+/// document `{id}` with the viewer's access to it, from the page cache or read
+/// in one query. Refuses like `require_user` without a live session; `doc` is
+/// `None` when no document has that id (or when the page came from the cache).
 pub struct PageView {
     pub user: User,
     pub id: DocId,
     pub doc: Option<Document>,
+    /// The page as the user sees it, from the cache.
+    pub cached: Option<DocView>,
+    /// The change counter before `doc` was read (`PageCache::epoch`).
+    pub epoch: Option<u64>,
 }
 
 impl FromRequest for PageView {
@@ -158,14 +171,33 @@ impl FromRequest for PageView {
                 };
             };
             let state = state_of(&req)?;
+            if let Some(hit) = state.cache.page_view(cookie.value(), id.as_str(), now_ms()) {
+                req.extensions_mut().insert(hit.user.clone());
+                return Ok(PageView {
+                    user: hit.user,
+                    id,
+                    doc: None,
+                    cached: Some(hit.view),
+                    epoch: None,
+                });
+            }
+            let epoch = state.cache.epoch();
             let found = accounts::session_user_with_document(&state.db, cookie.value(), &id)
                 .await
                 .map_err(|e| AppError::Internal(e.into()))?;
-            let Some((user, doc)) = found else {
+            let Some((live, doc)) = found else {
                 return Err(here(&req));
             };
+            state.cache.keep_session(epoch, cookie.value(), &live);
+            let user = live.user;
             req.extensions_mut().insert(user.clone());
-            Ok(PageView { user, id, doc })
+            Ok(PageView {
+                user,
+                id,
+                doc,
+                cached: None,
+                epoch,
+            })
         })
     }
 }

@@ -199,6 +199,46 @@ pub async fn sign_in(address: &str, username: &str, password: &str) -> (reqwest:
     (client, csrf_of(&home))
 }
 
+/// `sign_in` with a cookie jar that can be read, to send a session's cookie
+/// again after signing out, as someone who kept it would.
+pub async fn signed_in_with_jar(
+    address: &str,
+    username: &str,
+) -> (
+    reqwest::Client,
+    std::sync::Arc<reqwest::cookie::Jar>,
+    String,
+) {
+    let jar = std::sync::Arc::new(reqwest::cookie::Jar::default());
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .cookie_provider(jar.clone())
+        .build()
+        .expect("client");
+    let login = client.get(format!("{address}/login")).send().await;
+    let csrf = csrf_of(&login.expect("GET /login").text().await.expect("body"));
+    let res = client
+        .post(format!("{address}/login"))
+        .form(&[
+            ("username", username),
+            ("password", PASSWORD),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .expect("POST /login");
+    assert_eq!(res.status(), StatusCode::SEE_OTHER, "sign-in as {username}");
+    let home = client.get(format!("{address}/")).send().await;
+    let csrf = csrf_of(&home.expect("GET /").text().await.expect("body"));
+    (client, jar, csrf)
+}
+
+/// The cookies `jar` holds for `address`, as a `Cookie` header.
+pub fn cookies_of(jar: &reqwest::cookie::Jar, address: &str) -> header::HeaderValue {
+    let url: reqwest::Url = address.parse().expect("address");
+    reqwest::cookie::CookieStore::cookies(jar, &url).expect("cookies")
+}
+
 impl TestApp {
     /// Starts a graceful stop, as SIGTERM does, and returns once the server
     /// takes no new connections, without waiting for the stop to end.

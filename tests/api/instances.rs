@@ -9,7 +9,8 @@ use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
 
 use crate::helpers::{
-    PASSWORD, anonymous, fresh_postgres_database, postgres_server_or_skip, sign_in,
+    PASSWORD, anonymous, cookies_of, fresh_postgres_database, postgres_server_or_skip, sign_in,
+    signed_in_with_jar,
 };
 
 /// A real `quire serve` process, killed when dropped.
@@ -83,7 +84,7 @@ async fn a_session_started_on_one_instance_works_and_ends_on_the_other() {
     else {
         return;
     };
-    let (client, csrf) = sign_in(&a.address, "alice", PASSWORD).await;
+    let (client, jar, csrf) = signed_in_with_jar(&a.address, "alice").await;
 
     // Written on B, read on A, with the session A started.
     let res = client
@@ -101,8 +102,15 @@ async fn a_session_started_on_one_instance_works_and_ends_on_the_other() {
         .unwrap();
     assert_eq!(page.status(), StatusCode::OK);
     assert!(page.text().await.unwrap().contains("made on B"));
+    // B has the session and the page in its cache now.
+    for _ in 0..2 {
+        let page = client.get(format!("{}{path}", b.address)).send().await;
+        assert_eq!(page.unwrap().status(), StatusCode::OK);
+    }
 
-    // Signing out on A ends the session on B too.
+    // Signing out on A ends the session on B too, within a second: the old
+    // cookie, sent again as someone who kept it would, is refused there.
+    let kept = cookies_of(&jar, &a.address);
     let res = client
         .post(format!("{}/logout", a.address))
         .form(&[("csrf", &csrf)])
@@ -110,18 +118,32 @@ async fn a_session_started_on_one_instance_works_and_ends_on_the_other() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::SEE_OTHER);
-    let res = client.get(format!("{}/", b.address)).send().await.unwrap();
-    assert_eq!(
-        res.status(),
-        StatusCode::SEE_OTHER,
-        "B still let the session in"
-    );
-    assert!(
-        res.headers()[header::LOCATION]
-            .to_str()
-            .unwrap()
-            .starts_with("/login")
-    );
+    let stranger = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    for target in [format!("{}{path}", b.address), format!("{}/", b.address)] {
+        loop {
+            let res = stranger
+                .get(&target)
+                .header(header::COOKIE, kept.clone())
+                .send()
+                .await
+                .unwrap();
+            if res.status() == StatusCode::SEE_OTHER {
+                let to = res.headers()[header::LOCATION].to_str().unwrap();
+                assert!(to.starts_with("/login"), "{to}");
+                break;
+            }
+            assert_eq!(res.status(), StatusCode::OK);
+            assert!(
+                started.elapsed() < Duration::from_secs(1),
+                "B still let the session in after 1 s ({target})"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }
 
 #[tokio::test]
@@ -236,5 +258,94 @@ async fn racing_saves_on_two_instances_never_lose_an_acknowledged_write() {
                 "revision {rev} holds the acknowledged {body}:\n{page}"
             );
         }
+    }
+}
+
+#[tokio::test]
+async fn a_share_revoked_on_one_instance_ends_on_the_other_within_a_second() {
+    let test = "a_share_revoked_on_one_instance_ends_on_the_other_within_a_second";
+    let Some((a, b)) = two_instances(test).await else {
+        return;
+    };
+    let (alice, csrf) = sign_in(&a.address, "alice", PASSWORD).await;
+    let res = alice
+        .post(format!("{}/admin/users", a.address))
+        .form(&[("username", "bob"), ("password", PASSWORD), ("csrf", &csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER, "bob created");
+    let res = alice
+        .post(format!("{}/docs", a.address))
+        .form(&[
+            ("title", "Plans"),
+            ("body", "for bob, for now"),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    let location = res.headers()[header::LOCATION].to_str().unwrap();
+    let path = location.split('?').next().unwrap_or(location).to_owned();
+    let share = |fields: Vec<(&'static str, String)>| {
+        let (alice, csrf, url) = (
+            alice.clone(),
+            csrf.clone(),
+            format!("{}{path}/share", a.address),
+        );
+        async move {
+            let mut fields = fields;
+            fields.push(("csrf", csrf));
+            let res = alice.post(url).form(&fields).send().await.unwrap();
+            assert_eq!(res.status(), StatusCode::SEE_OTHER);
+        }
+    };
+    share(vec![
+        ("action", "share".into()),
+        ("username", "bob".into()),
+        ("role", "read".into()),
+    ])
+    .await;
+    let (bob, _) = sign_in(&b.address, "bob", PASSWORD).await;
+    for _ in 0..2 {
+        let page = bob
+            .get(format!("{}{path}", b.address))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(page.status(), StatusCode::OK);
+    }
+
+    let page = alice
+        .get(format!("{}{path}/share", a.address))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let bob_id = page
+        .split(r#"name="user_id" value=""#)
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("bob's share")
+        .to_owned();
+    share(vec![("action", "unshare".into()), ("user_id", bob_id)]).await;
+    let started = Instant::now();
+    loop {
+        let res = bob
+            .get(format!("{}{path}", b.address))
+            .send()
+            .await
+            .unwrap();
+        if res.status() == StatusCode::NOT_FOUND {
+            break;
+        }
+        assert_eq!(res.status(), StatusCode::OK);
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "B still showed the page after 1 s"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -17,6 +17,7 @@ mod json_api;
 mod merge;
 mod metrics;
 mod ownership;
+mod page_cache;
 mod people;
 mod permissions;
 mod preview;

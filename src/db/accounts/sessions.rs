@@ -13,11 +13,12 @@ use super::User;
 use crate::db::FromRow;
 use crate::db::documents::Document;
 
-/// A live session: its user and when it was last written as seen.
+/// A live session: its user, when it was last written as seen and when it began.
 #[derive(Debug, Clone)]
 pub struct Live {
     pub user: User,
     pub last_seen: i64,
+    pub created_at: i64,
 }
 
 /// What makes a session live: `now` against its idle and absolute limits.
@@ -49,7 +50,8 @@ pub async fn insert(
 
 /// Live sessions: the token's hash is `$1`, the idle and absolute limits `$2`, `$3`.
 const LIVE_SESSION: &str = "SELECT u.id AS viewer_id, u.username AS viewer_name,
-        u.is_admin AS viewer_admin, s.last_seen AS viewer_seen
+        u.is_admin AS viewer_admin, s.last_seen AS viewer_seen,
+        s.created_at AS viewer_since
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.token_hash = $1 AND u.disabled_at IS NULL
       AND s.last_seen > $2 AND s.created_at > $3";
@@ -62,6 +64,7 @@ fn live(row: &crate::db::Row) -> Result<Live, crate::db::Error> {
             is_admin: row.try_get("viewer_admin")?,
         },
         last_seen: row.try_get("viewer_seen")?,
+        created_at: row.try_get("viewer_since")?,
     })
 }
 

@@ -41,7 +41,12 @@ impl PackedHtml {
                     None => zstd::bulk::compress(html.as_bytes(), LEVEL),
                 }
             })
-            .map(|bytes| Self(Some(bytes)))
+            .map(|mut bytes| {
+                // zstd leaves room for the worst case (more than the page):
+                // what is kept (the page cache) keeps only the bytes.
+                bytes.shrink_to_fit();
+                Self(Some(bytes))
+            })
             .map_err(|e| crate::db::Error::Custom(format!("compressing a page: {e}")))
     }
 
@@ -58,16 +63,25 @@ impl PackedHtml {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The page as it was packed.
+    pub fn unpacked(&self) -> Result<String, crate::db::Error> {
+        self.0.as_deref().map_or(Ok(String::new()), decompress)
+    }
 }
 
 /// The page a row holds: `html_z` uncompressed, or `html` where `html_z` is NULL.
 pub(super) fn unpack(packed: Option<Vec<u8>>, plain: String) -> Result<String, crate::db::Error> {
-    let Some(bytes) = packed else {
-        return Ok(plain);
-    };
+    match packed {
+        Some(bytes) => decompress(&bytes),
+        None => Ok(plain),
+    }
+}
+
+fn decompress(bytes: &[u8]) -> Result<String, crate::db::Error> {
     let broken = |why: String| crate::db::Error::Custom(format!("a stored page {why}"));
     // Every page is compressed whole, so its frame says how long it is.
-    let size = match zstd::zstd_safe::get_frame_content_size(&bytes) {
+    let size = match zstd::zstd_safe::get_frame_content_size(bytes) {
         Ok(Some(size)) if size <= MAX_PAGE => size as usize,
         _ => return Err(broken("has no size or too large a one".into())),
     };
@@ -77,8 +91,8 @@ pub(super) fn unpack(packed: Option<Vec<u8>>, plain: String) -> Result<String, c
                 *slot = Some(zstd::bulk::Decompressor::new()?);
             }
             match slot {
-                Some(d) => d.decompress(&bytes, size),
-                None => zstd::bulk::decompress(&bytes, size),
+                Some(d) => d.decompress(bytes, size),
+                None => zstd::bulk::decompress(bytes, size),
             }
         })
         .map_err(|e| broken(format!("does not decompress: {e}")))?;
