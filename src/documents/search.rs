@@ -55,16 +55,12 @@ async fn inside_words(
             if found.hits.iter().any(|h| h.id == c.id) {
                 continue;
             }
-            // Each text folded once, the body only when the title falls short.
+            // Each text folded at most once, the body only when the title falls
+            // short and the raw text cannot tell.
             let title_text = snippet::folded(&c.title);
             let title = substrings.iter().all(|s| title_text.contains(s.as_str()));
-            if !title {
-                let body = snippet::folded(&c.body);
-                let holds =
-                    |s: &String| title_text.contains(s.as_str()) || body.contains(s.as_str());
-                if !substrings.iter().all(holds) {
-                    continue;
-                }
+            if !title && !body_holds(&c.body, &title_text, &substrings) {
+                continue;
             }
             let hit = Hit {
                 snippet: snippet::around(&c.body, &t.needles, OPEN, CLOSE),
@@ -84,6 +80,19 @@ async fn inside_words(
     }
     in_title.append(&mut in_text);
     Ok(in_title)
+}
+
+/// Whether each of `substrings` (folded) is in the title (folded) or the body.
+fn body_holds(body: &str, title: &str, substrings: &[String]) -> bool {
+    let mut folded: Option<String> = None;
+    substrings.iter().all(|s| {
+        title.contains(s.as_str())
+            || snippet::holds_without_folding(body, s).unwrap_or_else(|| {
+                folded
+                    .get_or_insert_with(|| snippet::folded(body))
+                    .contains(s.as_str())
+            })
+    })
 }
 
 /// Title hits first, then whole-word hits in the text, then hits inside words,

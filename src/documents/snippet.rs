@@ -49,6 +49,32 @@ pub fn folded(text: &str) -> String {
     text.chars().map(fold).collect()
 }
 
+/// Whether `text` holds `needle` (already folded) once folded, when that can be
+/// told without folding it: an ASCII needle found in the raw text, case aside,
+/// is there (ASCII letters fold to their lower case, and no byte of a longer
+/// UTF-8 character is ASCII); not found in ASCII text, it is not. `None`: the
+/// text must be folded to tell (accented letters may fold into the needle).
+/// Folding 64 KB of accented text costs ~0.5 ms; this scan a few µs.
+pub fn holds_without_folding(text: &str, needle: &str) -> Option<bool> {
+    let (hay, n) = (text.as_bytes(), needle.as_bytes());
+    if !needle.is_ascii() {
+        return None;
+    }
+    let Some((&first, rest)) = n.split_first() else {
+        return Some(true);
+    };
+    let found = hay.len() >= n.len()
+        && (0..=hay.len() - n.len()).any(|i| {
+            hay[i].to_ascii_lowercase() == first
+                && hay[i + 1..i + n.len()].eq_ignore_ascii_case(rest)
+        });
+    match found {
+        true => Some(true),
+        false if text.is_ascii() => Some(false),
+        false => None,
+    }
+}
+
 /// Where `needle` occurs in `hay` (both folded), by char index, left to right.
 fn occurrences(hay: &[char], needle: &[char]) -> impl Iterator<Item = usize> {
     let n = needle.len();
@@ -195,6 +221,24 @@ mod tests {
 
     fn holds(hay: &str, needle: &str) -> bool {
         folded(hay).contains(&folded(needle))
+    }
+
+    #[test]
+    fn a_needle_is_told_in_raw_text_when_folding_cannot_change_the_answer() {
+        assert_eq!(
+            holds_without_folding("The ARCHIVE room", "rchiv"),
+            Some(true)
+        );
+        assert_eq!(holds_without_folding("Café ARCHIVE", "rchiv"), Some(true));
+        assert_eq!(
+            holds_without_folding("plain text only", "rchiv"),
+            Some(false)
+        );
+        // Accented text may fold into the needle: it must be folded to tell.
+        assert_eq!(holds_without_folding("un café", "cafe"), None);
+        assert!(folded("un café").contains("cafe"));
+        assert_eq!(holds_without_folding("abc", "ç"), None);
+        assert_eq!(holds_without_folding("ab", "abc"), Some(false));
     }
 
     #[test]
