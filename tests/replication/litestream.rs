@@ -97,9 +97,14 @@ async fn kill_9_of_server_and_sidecar_loses_at_most_about_a_second() {
         let mut acked: Vec<(String, Instant)> = Vec::new();
         let mut n = 0;
         while started.elapsed() < run_for {
-            let id = create(&client, &address, &csrf, n)
-                .await
-                .unwrap_or_else(|| panic!("run {run}: write {n} failed before the kill"));
+            let Some(id) = create(&client, &address, &csrf, n).await else {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                panic!(
+                    "run {run}: write {n} failed before the kill (server: {:?}, sidecar: {:?})",
+                    server.try_wait(),
+                    sidecar.try_wait()
+                );
+            };
             acked.push((id, Instant::now()));
             n += 1;
         }

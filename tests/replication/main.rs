@@ -8,4 +8,5 @@ mod helpers;
 
 mod entrypoint;
 mod litestream;
+mod neighbours;
 mod sites;
