@@ -2,7 +2,8 @@
 //! stored HTML) runs on loopback; closed-loop clients request the document page
 //! (1, 8 and 64 KB documents), the list, search and save, signed in, and every
 //! request's latency goes into an HDR histogram. Exits non-zero when a route's
-//! p99 is over `QUIRE_P99_BUDGET_MS` (default 50) or a request fails.
+//! p99 is over `QUIRE_P99_BUDGET_MS` (default 50), search's over
+//! `QUIRE_SEARCH_P99_BUDGET_MS` (default 100), or a request fails.
 //!
 //! - `cargo bench --bench budget`: 10,000 documents (`QUIRE_BENCH_DOCS`), 3,000
 //!   requests per route, then criterion's timing of each route.
@@ -12,8 +13,9 @@
 //! - `cargo test --all-targets`: a smoke run (debug build, 90 documents) of the
 //!   same code and the same checks.
 //!
-//! Search is measured and reported but not yet held to the budget: on this
-//! corpus its p99 is over it (docs/PERFORMANCE.md says why).
+//! Search has a budget of its own: the generated corpus is adversarial (58
+//! words, every query matches nearly every document; docs/PERFORMANCE.md).
+//! Real text (`benches/real-corpus.sh`) is held to the page budget there.
 //!
 //! `QUIRE_BENCH_CLIENTS` (default 4) sets how many clients run at once. Saves
 //! count against the budget one at a time (people save now and then); the same
@@ -77,6 +79,10 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(50.0);
+    let search_ms: f64 = std::env::var("QUIRE_SEARCH_P99_BUDGET_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100.0);
     let clients: usize = std::env::var("QUIRE_BENCH_CLIENTS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -87,7 +93,7 @@ fn main() {
     let running = rt.block_on(server::start(&dir, mode.docs.div_ceil(3), 0));
     println!(
         "page budget ({} mode): {} documents ({} each of {}), {} requests per route, \
-         {clients} clients, p99 budget {budget_ms} ms",
+         {clients} clients, p99 budget {budget_ms} ms (search {search_ms} ms)",
         mode.name,
         running.ids.iter().map(Vec::len).sum::<usize>(),
         running.ids[0].len(),
@@ -110,7 +116,7 @@ fn main() {
     for o in &outcomes {
         println!("{o}");
         csv.push_str(&o.csv());
-        if let Some(why) = o.breach(budget_ms, mode.enforce) {
+        if let Some(why) = o.breach([budget_ms, search_ms], mode.enforce) {
             breaches.push(why);
         }
     }
@@ -143,7 +149,7 @@ fn main() {
     }
 
     if breaches.is_empty() && mode.enforce {
-        println!("every route's p99 is within {budget_ms} ms");
+        println!("every route's p99 is within {budget_ms} ms (search {search_ms} ms)");
     } else if breaches.is_empty() {
         println!(
             "{} mode: every request succeeded; p99 budget not enforced",

@@ -280,20 +280,21 @@ async fn read_sqlite(s: &Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What a page view that fetched only the rendered HTML would cost: the same pool
-/// and ids, one column instead of the whole row. Not quire's read path; a yardstick
-/// for changing it.
+/// What a page view that fetched only the rendered page would cost: the same pool
+/// and ids, the compressed page (`html_z`) instead of the whole row. Not quire's
+/// read path; a yardstick for changing it.
 async fn read_sqlite_html(s: &Settings) -> anyhow::Result<()> {
     let ids = load_ids(s)?;
     let db = Db::open(&s.config()).await?;
     run_reads(s, "sqlite-html", &ids, |id| {
         let db = db.clone();
         async move {
-            let html: String = quire::db::query_scalar("SELECT html FROM documents WHERE id = ?1")
-                .bind(id)
-                .fetch_one(&db.read)
-                .await?;
-            Ok(html.len())
+            let page: Option<Vec<u8>> =
+                quire::db::query_scalar("SELECT html_z FROM documents WHERE id = ?1")
+                    .bind(id)
+                    .fetch_one(&db.read)
+                    .await?;
+            Ok(page.map_or(0, |p| p.len()))
         }
     })
     .await?;

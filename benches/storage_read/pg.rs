@@ -1,6 +1,7 @@
 //! The PostgreSQL side of the comparison: the documents table with the same columns
-//! and types (text, bigint; primary key on id), filled from quire's SQLite file, and
-//! read by id with a prepared statement the way a PostgreSQL-backed quire would.
+//! and types (text, bigint, the page compressed by quire in `html_z` as on both of
+//! quire's engines; primary key on id), filled from quire's SQLite file, and read
+//! by id with a prepared statement the way a PostgreSQL-backed quire would.
 
 use std::str::FromStr;
 
@@ -24,6 +25,7 @@ const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS documents (
     size           bigint NOT NULL,
     body           text NOT NULL,
     html           text NOT NULL,
+    html_z         bytea,
     cjk            text NOT NULL DEFAULT '',
     owner_id       bigint,
     visibility     text NOT NULL DEFAULT 'private',
@@ -31,7 +33,7 @@ const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS documents (
 )";
 
 const COLUMNS: &str = "seq, id, title, version, created_at, updated_at, deleted_at, \
-    render_version, size, body, html, cjk, owner_id, visibility, public_token";
+    render_version, size, body, html, cjk, owner_id, visibility, public_token, html_z";
 
 /// One documents row, as both engines store it.
 struct Row {
@@ -50,6 +52,7 @@ struct Row {
     owner_id: Option<i64>,
     visibility: String,
     public_token: Option<String>,
+    html_z: Option<Vec<u8>>,
 }
 
 impl quire::db::FromRow for Row {
@@ -70,6 +73,7 @@ impl quire::db::FromRow for Row {
             owner_id: r.try_get("owner_id")?,
             visibility: r.try_get("visibility")?,
             public_token: r.try_get("public_token")?,
+            html_z: r.try_get("html_z")?,
         })
     }
 }
@@ -92,12 +96,13 @@ struct Batch {
     owner_id: Vec<Option<i64>>,
     visibility: Vec<String>,
     public_token: Vec<Option<String>>,
+    html_z: Vec<Option<Vec<u8>>>,
     bytes: usize,
 }
 
 impl Batch {
     fn push(&mut self, r: Row) {
-        self.bytes += r.body.len() + r.html.len();
+        self.bytes += r.body.len() + r.html.len() + r.html_z.as_ref().map_or(0, Vec::len);
         self.seq.push(r.seq);
         self.id.push(r.id);
         self.title.push(r.title);
@@ -113,17 +118,18 @@ impl Batch {
         self.owner_id.push(r.owner_id);
         self.visibility.push(r.visibility);
         self.public_token.push(r.public_token);
+        self.html_z.push(r.html_z);
     }
 
     async fn insert(self, pool: &PgPool) -> anyhow::Result<()> {
         sqlx::query(
             "INSERT INTO documents (seq, id, title, version, created_at, updated_at,
                  deleted_at, render_version, size, body, html, cjk, owner_id, visibility,
-                 public_token)
+                 public_token, html_z)
              SELECT * FROM UNNEST($1::bigint[], $2::text[], $3::text[], $4::bigint[],
                  $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[],
                  $10::text[], $11::text[], $12::text[], $13::bigint[], $14::text[],
-                 $15::text[])",
+                 $15::text[], $16::bytea[])",
         )
         .bind(self.seq)
         .bind(self.id)
@@ -140,6 +146,7 @@ impl Batch {
         .bind(self.owner_id)
         .bind(self.visibility)
         .bind(self.public_token)
+        .bind(self.html_z)
         .execute(pool)
         .await
         .context("inserting a batch into PostgreSQL")?;
@@ -180,16 +187,17 @@ pub async fn load(s: &Settings) -> anyhow::Result<()> {
     let db = Db::open(&s.config()).await?;
     let pool = connect(s, 2).await?;
     sqlx::query(SCHEMA).execute(&pool).await?;
-    let want: i64 = quire::db::query_scalar("SELECT count(*) FROM documents")
-        .fetch_one(&db.read)
+    // A copy made before pages were compressed lacks the column: made again.
+    sqlx::query("ALTER TABLE documents ADD COLUMN IF NOT EXISTS html_z bytea")
+        .execute(&pool)
         .await?;
-    let have: i64 = sqlx::query_scalar("SELECT count(*) FROM documents")
-        .fetch_one(&pool)
-        .await?;
+    let count = "SELECT count(*) + count(html_z) FROM documents";
+    let want: i64 = quire::db::query_scalar(count).fetch_one(&db.read).await?;
+    let have: i64 = sqlx::query_scalar(count).fetch_one(&pool).await?;
     if have == want {
-        println!("PostgreSQL already holds the {have} documents, kept");
+        println!("PostgreSQL already holds every document and page ({have} rows and pages), kept");
     } else {
-        println!("loading {want} documents into PostgreSQL (had {have})");
+        println!("loading documents into PostgreSQL ({want} rows and pages; had {have})");
         sqlx::query("TRUNCATE documents").execute(&pool).await?;
         let started = std::time::Instant::now();
         let mut rows =
@@ -252,7 +260,7 @@ pub async fn read(s: &Settings) -> anyhow::Result<()> {
         let conn = conn.clone();
         async move {
             let doc: Document = quire::db::query_as(
-                "SELECT seq, id, title, body, html, version, created_at, updated_at,
+                "SELECT seq, id, title, body, html, html_z, version, created_at, updated_at,
                         deleted_at, owner_id, visibility, public_token, render_version,
                         3::bigint AS access
                  FROM documents WHERE id = $1",
