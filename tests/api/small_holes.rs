@@ -96,3 +96,34 @@ async fn a_failure_while_checking_who_asks_is_a_page_or_json_not_an_empty_500() 
     let body: serde_json::Value = res.json().await.expect("a JSON error body");
     assert!(body["error"].is_string(), "{body}");
 }
+
+/// Found by the API fuzzer: a page number near the largest integer overflowed
+/// the offset (the connection dropped without an answer).
+#[tokio::test]
+async fn a_page_number_past_every_page_is_an_empty_page_not_a_dropped_connection() {
+    let app = spawn_app().await;
+    let id = app.create_document("Only one", "text").await;
+    let token = crate::helpers::api_token(&app.address, &app.client, &app.csrf).await;
+    let huge = i64::MAX - 1;
+    let res = reqwest::Client::new()
+        .get(format!("{}/api/v1/documents?page={huge}", app.address))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let body: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(body["documents"], serde_json::json!([]));
+    assert_eq!(body["more"], false);
+    for path in [
+        format!("/?page={huge}"),
+        format!("/trash?page={huge}"),
+        format!("/d/{id}/history?page={huge}"),
+    ] {
+        assert_eq!(app.get(&path).await.status(), StatusCode::OK, "{path}");
+    }
+    let (_, past) = app.get_text(&format!("/?page={huge}")).await;
+    assert!(!past.contains("Only one"));
+    let (_, first) = app.get_text("/?page=1").await;
+    assert!(first.contains("Only one"));
+}

@@ -214,7 +214,7 @@ pub async fn list(
     ))
     .bind(doc_seq)
     .bind(size + 1)
-    .bind((page - 1) * size)
+    .bind((page - 1).saturating_mul(size))
     .fetch_all(ex)
     .await
 }

@@ -195,7 +195,7 @@ pub async fn list_live(
     });
     crate::db::query_as(SQL.as_str())
         .bind(size + 1)
-        .bind((page - 1) * size)
+        .bind((page - 1).saturating_mul(size))
         .bind(viewer)
         .fetch_all(ex)
         .await
@@ -218,7 +218,7 @@ pub async fn list_trash(
     });
     crate::db::query_as(SQL.as_str())
         .bind(size + 1)
-        .bind((page - 1) * size)
+        .bind((page - 1).saturating_mul(size))
         .bind(viewer)
         .fetch_all(ex)
         .await
