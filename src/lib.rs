@@ -22,7 +22,7 @@ use actix_web::middleware::from_fn;
 use actix_web::web::{ServiceConfig, delete, get, post, put, resource, scope};
 
 use crate::web::{
-    account, admin, api, assets, auth, documents as docs, drafts, health, history, login,
+    account, admin, api, api_doc, assets, auth, documents as docs, drafts, health, history, login,
     metrics as scrape, search, session, sharing, transfer as xfer, trash,
 };
 
@@ -42,9 +42,14 @@ pub fn app(cfg: &mut ServiceConfig) {
         .route("/metrics", get().to(scrape::metrics_show))
         .route("/static/{hash}/{name}", get().to(assets::serve))
         .route("/favicon.ico", get().to(assets::favicon))
+        .route("/api/v1/openapi.json", get().to(api_doc::openapi_json))
+        .service(public(
+            resource("/api/docs").route(get().to(api_doc::docs_page)),
+        ))
         .service(
             scope("/api")
                 .wrap(from_fn(auth::api))
+                .app_data(api::query_config())
                 .service(
                     resource("/v1/documents")
                         .route(get().to(api::api_list))

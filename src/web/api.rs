@@ -6,6 +6,7 @@
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use super::AppState;
 use super::params::{PageQuery, actor};
@@ -28,18 +29,17 @@ impl ResponseError for ApiError {
         }
     }
     fn error_response(&self) -> HttpResponse {
-        let body = match self {
-            Self::Status(_, m) => serde_json::json!({ "error": m }),
-            Self::Stale { current_version } => serde_json::json!({
-                "error": "The document changed since that version; fetch it and try again.",
-                "current_version": current_version,
-            }),
-        };
         let mut res = HttpResponse::build(self.status_code());
-        if let Self::Stale { current_version } = self {
-            res.insert_header((header::ETAG, etag(*current_version)));
+        match self {
+            Self::Status(_, m) => res.json(ErrorJson { error: m.clone() }),
+            Self::Stale { current_version } => res
+                .insert_header((header::ETAG, etag(*current_version)))
+                .json(StaleJson {
+                    error: "The document changed since that version; fetch it and try again."
+                        .into(),
+                    current_version: *current_version,
+                }),
         }
-        res.json(body)
     }
 }
 
@@ -74,13 +74,22 @@ fn parse_id(raw: &str) -> Result<DocId, ApiError> {
     ))
 }
 
-#[derive(Serialize)]
-struct DocJson<'a> {
+/// A document: its Markdown text and its version.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Document)]
+pub struct DocJson<'a> {
+    /// The document's id, as in its address.
+    #[schema(min_length = 26, max_length = 26)]
     id: &'a str,
     title: &'a str,
+    /// Markdown.
     body: &'a str,
+    /// Moves by one with every save; sent back in `If-Match` to save over it.
+    #[schema(minimum = 1)]
     version: i64,
+    /// Milliseconds since 1970-01-01 UTC.
     created_at: i64,
+    /// Milliseconds since 1970-01-01 UTC.
     updated_at: i64,
 }
 
@@ -97,20 +106,71 @@ fn doc_response(status: StatusCode, d: &Document) -> HttpResponse {
         })
 }
 
-#[derive(Serialize)]
-struct SummaryJson<'a> {
+/// A document in a list: no text.
+#[derive(Serialize, ToSchema)]
+#[schema(as = DocumentSummary)]
+pub struct SummaryJson<'a> {
+    #[schema(min_length = 26, max_length = 26)]
     id: &'a str,
     title: &'a str,
+    /// The text's size in bytes.
+    #[schema(minimum = 0)]
     size: i64,
+    /// Milliseconds since 1970-01-01 UTC.
     updated_at: i64,
 }
 
-#[derive(Deserialize)]
+/// A page of the documents the token's user may read, most recently changed first.
+#[derive(Serialize, ToSchema)]
+#[schema(as = DocumentList)]
+pub struct ListJson<'a> {
+    documents: Vec<SummaryJson<'a>>,
+    /// True when a next page has more.
+    more: bool,
+}
+
+/// What a refused request is told.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorJson {
+    /// What went wrong, and what to do about it.
+    error: String,
+}
+
+/// A save over a version that is no longer the document's.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Stale)]
+pub struct StaleJson {
+    error: String,
+    /// The document's version now (also in the `ETag` header).
+    current_version: i64,
+}
+
+/// A document as it is to be: a new one, or a save over the version in `If-Match`.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = DocumentInput)]
 pub struct DocInput {
+    /// At most 200 characters; leading and trailing spaces are dropped, and at
+    /// least one visible character must remain.
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
     title: String,
+    /// Markdown, at most the server's `QUIRE_MAX_DOC_BYTES` (413 over it).
     body: String,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/documents",
+    operation_id = "listDocuments",
+    summary = "The documents the token's user may read, 50 a page, most recently changed first",
+    params(("page" = Option<i64>, Query, minimum = 1, description = "Which page of 50 (1 when left out)")),
+    responses(
+        (status = 200, body = ListJson),
+        (status = 400, description = "A malformed query", body = ErrorJson),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+    )
+)]
 pub async fn api_list(
     state: web::Data<AppState>,
     user: CurrentUser,
@@ -118,7 +178,7 @@ pub async fn api_list(
 ) -> Result<HttpResponse, ApiError> {
     let (rows, more) =
         documents::list(&state.db, query.into_inner().page(), Some(actor(&user))).await?;
-    let docs: Vec<SummaryJson> = rows
+    let documents = rows
         .iter()
         .map(|s: &Summary| SummaryJson {
             id: &s.id,
@@ -127,9 +187,33 @@ pub async fn api_list(
             updated_at: s.updated_at,
         })
         .collect();
-    Ok(HttpResponse::Ok().json(serde_json::json!({ "documents": docs, "more": more })))
+    Ok(HttpResponse::Ok().json(ListJson { documents, more }))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/v1/documents",
+    operation_id = "createDocument",
+    summary = "A new document, owned by the token's user",
+    request_body = DocInput,
+    responses(
+        (status = 201, description = "Made", body = DocJson,
+            headers(
+                ("ETag" = String, description = "The version, quoted: send it back in `If-Match`"),
+                ("Location" = String, description = "The document's address in the API"),
+            ),
+            links(
+                ("get" = (operation_id = "getDocument", parameters(("path.id" = "$response.body#/id")))),
+                ("update" = (operation_id = "updateDocument", parameters(("path.id" = "$response.body#/id"), ("header.If-Match" = "$response.header.ETag")))),
+                ("delete" = (operation_id = "deleteDocument", parameters(("path.id" = "$response.body#/id")))),
+            )),
+        (status = 400, description = "The body is not JSON of this shape", body = ErrorJson),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+        (status = 413, description = "The text is over the server's size cap (the message says by how much)", body = ErrorJson),
+        (status = 422, description = "The title is empty or too long", body = ErrorJson),
+    )
+)]
 pub async fn api_create(
     state: web::Data<AppState>,
     user: CurrentUser,
@@ -146,6 +230,24 @@ pub async fn api_create(
     Ok(res)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/documents/{id}",
+    operation_id = "getDocument",
+    summary = "A document the token's user may read",
+    params(("id" = String, Path, description = "The document's id")),
+    responses(
+        (status = 200, description = "The document", body = DocJson,
+            headers(("ETag" = String, description = "The version, quoted: send it back in `If-Match`")),
+            links(
+                ("update" = (operation_id = "updateDocument", parameters(("path.id" = "$response.body#/id"), ("header.If-Match" = "$response.header.ETag")))),
+                ("delete" = (operation_id = "deleteDocument", parameters(("path.id" = "$response.body#/id")))),
+            )),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "No such document, in the trash, or not readable by the token's user", body = ErrorJson),
+    )
+)]
 pub async fn api_get(
     state: web::Data<AppState>,
     user: CurrentUser,
@@ -176,6 +278,36 @@ fn if_match(req: &HttpRequest) -> Result<i64, ApiError> {
         .map_err(|_| ApiError::Status(StatusCode::BAD_REQUEST, "If-Match is not a version.".into()))
 }
 
+#[utoipa::path(
+    put,
+    path = "/api/v1/documents/{id}",
+    operation_id = "updateDocument",
+    summary = "Saves a new version over the one in If-Match",
+    params(
+        ("id" = String, Path, description = "The document's id"),
+        ("If-Match" = String, Header, pattern = r#"^(W/)?"[0-9]{1,18}"$"#,
+            description = "The `ETag` of the version the change was made to"),
+    ),
+    request_body = DocInput,
+    responses(
+        (status = 200, description = "Saved: the new version", body = DocJson,
+            headers(("ETag" = String, description = "The version, quoted: send it back in `If-Match`")),
+            links(
+                ("update" = (operation_id = "updateDocument", parameters(("path.id" = "$response.body#/id"), ("header.If-Match" = "$response.header.ETag")))),
+                ("delete" = (operation_id = "deleteDocument", parameters(("path.id" = "$response.body#/id")))),
+            )),
+        (status = 400, description = "The body is not JSON of this shape, or If-Match is not a version", body = ErrorJson),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+        (status = 403, description = "The token's user may read the document but not change it", body = ErrorJson),
+        (status = 404, description = "No such document, in the trash, or not readable by the token's user", body = ErrorJson),
+        (status = 412, description = "The document changed since that version: nothing was saved", body = StaleJson,
+            headers(("ETag" = String, description = "The version now"))),
+        (status = 413, description = "The text is over the server's size cap", body = ErrorJson),
+        (status = 422, description = "The title is empty or too long", body = ErrorJson),
+        (status = 428, description = "No If-Match", body = ErrorJson),
+    )
+)]
 pub async fn api_update(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -190,6 +322,20 @@ pub async fn api_update(
     Ok(doc_response(StatusCode::OK, &doc))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/v1/documents/{id}",
+    operation_id = "deleteDocument",
+    summary = "Moves a document to the trash (its owner may restore it from there)",
+    params(("id" = String, Path, description = "The document's id")),
+    responses(
+        (status = 204, description = "In the trash"),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+        (status = 403, description = "The token's user may read the document but not delete it", body = ErrorJson),
+        (status = 404, description = "No such document, already in the trash, or not readable by the token's user", body = ErrorJson),
+    )
+)]
 pub async fn api_delete(
     state: web::Data<AppState>,
     user: CurrentUser,
@@ -197,6 +343,17 @@ pub async fn api_delete(
 ) -> Result<HttpResponse, ApiError> {
     documents::trash(&state.db, &parse_id(&id)?, Some(actor(&user))).await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// A malformed query (`?page=x`) is a 400 in JSON, as every API error is.
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|e, _| {
+        ApiError::Status(
+            StatusCode::BAD_REQUEST,
+            format!("The address has a malformed query: {e}"),
+        )
+        .into()
+    })
 }
 
 /// JSON bodies: size-limited just above the cap, errors as JSON.

@@ -5,6 +5,7 @@ pub mod account;
 pub mod admin;
 pub mod admin_user;
 pub mod api;
+pub mod api_doc;
 pub mod assets;
 pub mod auth;
 pub mod cache;

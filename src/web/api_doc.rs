@@ -1,0 +1,338 @@
+//! The JSON API described: an OpenAPI 3.1 document generated from the handlers'
+//! own annotations (`web::api`), so it cannot drift from them, served at
+//! `/api/v1/openapi.json`, and the same description drawn as a page at
+//! `/api/docs`. Neither needs a sign-in: they say what the API is, not what is
+//! in it.
+
+use std::sync::LazyLock;
+
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpResponse, http::header::CacheDirective};
+use askama::Template;
+use serde_json::Value;
+use utoipa::OpenApi;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+
+use super::api;
+use super::pages;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "quire",
+        description = "The JSON API of a quire server, for scripts and integrations. \
+            Authenticate with `Authorization: Bearer qt_...`, a token made on the account \
+            page; it acts as its user, with that user's access. Versions travel in `ETag` \
+            and come back in `If-Match`: a save over a version that is no longer current \
+            is refused with 412 and changes nothing.",
+    ),
+    paths(api::api_list, api::api_create, api::api_get, api::api_update, api::api_delete),
+    modifiers(&Bearer),
+    security(("bearer" = [])),
+    tags((name = "documents", description = "Documents: Markdown text with a version")),
+)]
+struct Description;
+
+/// The bearer-token scheme every operation takes.
+struct Bearer;
+
+impl utoipa::Modify for Bearer {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "An API token (`qt_...`), made and revoked on the account page",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The description, made once.
+pub fn openapi() -> &'static Value {
+    static DOC: LazyLock<Value> = LazyLock::new(|| {
+        let mut doc = serde_json::to_value(Description::openapi()).unwrap_or_else(|e| {
+            // Serialising a value built in memory has no way to fail; say so loudly
+            // if it ever does rather than serve half a description.
+            tracing::error!(error = %e, "the API description could not be written");
+            Value::Null
+        });
+        camel_case_links(&mut doc);
+        doc
+    });
+    &DOC
+}
+
+/// utoipa 5 writes a link's fields as `operation_id`, `operation_ref` and
+/// `request_body`; OpenAPI spells them `operationId`, `operationRef` and
+/// `requestBody` (the validator refuses the others, and tools skip the links).
+fn camel_case_links(doc: &mut Value) {
+    let operations = doc["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut());
+    for op in operations {
+        let links = op["responses"]
+            .as_object_mut()
+            .into_iter()
+            .flat_map(|r| r.values_mut())
+            .filter_map(|r| r.get_mut("links").and_then(Value::as_object_mut))
+            .flat_map(|links| links.values_mut())
+            .filter_map(Value::as_object_mut);
+        for link in links {
+            for (from, to) in [
+                ("operation_id", "operationId"),
+                ("operation_ref", "operationRef"),
+                ("request_body", "requestBody"),
+            ] {
+                if let Some(v) = link.remove(from) {
+                    link.insert(to.to_owned(), v);
+                }
+            }
+        }
+    }
+}
+
+/// `GET /api/v1/openapi.json`
+pub async fn openapi_json() -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header(header::CacheControl(vec![
+            CacheDirective::Public,
+            CacheDirective::MaxAge(300),
+        ]))
+        .json(openapi())
+}
+
+#[derive(Template)]
+#[template(path = "api/docs_partial.html")]
+struct DocsPage {
+    intro: String,
+    version: String,
+    operations: Vec<Operation>,
+    schemas: Vec<Schema>,
+}
+
+struct Operation {
+    anchor: String,
+    method: String,
+    path: String,
+    summary: String,
+    params: Vec<Field>,
+    body: Option<String>,
+    responses: Vec<Answer>,
+}
+
+struct Answer {
+    status: String,
+    description: String,
+    body: Option<String>,
+    headers: Vec<String>,
+}
+
+struct Schema {
+    name: String,
+    description: String,
+    fields: Vec<Field>,
+}
+
+struct Field {
+    name: String,
+    place: String,
+    kind: String,
+    required: bool,
+    description: String,
+}
+
+/// `GET /api/docs`: the description as a page.
+pub async fn docs_page() -> HttpResponse {
+    let doc = openapi();
+    let page = DocsPage {
+        intro: text(&doc["info"]["description"]),
+        version: text(&doc["openapi"]),
+        operations: operations(doc),
+        schemas: schemas(doc),
+    };
+    pages::fragment(StatusCode::OK, "API", &page)
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_owned()
+}
+
+fn operations(doc: &Value) -> Vec<Operation> {
+    let mut out = Vec::new();
+    let Some(paths) = doc["paths"].as_object() else {
+        return out;
+    };
+    for (path, item) in paths {
+        for method in ["get", "post", "put", "delete"] {
+            let op = &item[method];
+            if op.is_null() {
+                continue;
+            }
+            let params = op["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| Field {
+                    name: text(&p["name"]),
+                    place: text(&p["in"]),
+                    kind: kind(&p["schema"]),
+                    required: p["required"].as_bool().unwrap_or(false),
+                    description: text(&p["description"]),
+                })
+                .collect();
+            let body = op["requestBody"]["content"]["application/json"]["schema"]
+                .as_object()
+                .map(|_| kind(&op["requestBody"]["content"]["application/json"]["schema"]));
+            let responses = op["responses"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(status, r)| Answer {
+                    status: status.clone(),
+                    description: text(&r["description"]),
+                    body: r["content"]["application/json"]["schema"]
+                        .as_object()
+                        .map(|_| kind(&r["content"]["application/json"]["schema"])),
+                    headers: r["headers"]
+                        .as_object()
+                        .map(|h| h.keys().cloned().collect())
+                        .unwrap_or_default(),
+                })
+                .collect();
+            out.push(Operation {
+                anchor: text(&op["operationId"]),
+                method: method.to_uppercase(),
+                path: path.clone(),
+                summary: text(&op["summary"]),
+                params,
+                body,
+                responses,
+            });
+        }
+    }
+    out
+}
+
+fn schemas(doc: &Value) -> Vec<Schema> {
+    let Some(all) = doc["components"]["schemas"].as_object() else {
+        return Vec::new();
+    };
+    all.iter()
+        .map(|(name, s)| {
+            let required: Vec<&str> = s["required"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let fields = s["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(field, p)| Field {
+                    name: field.clone(),
+                    place: String::new(),
+                    kind: kind(p),
+                    required: required.contains(&field.as_str()),
+                    description: text(&p["description"]),
+                })
+                .collect();
+            Schema {
+                name: name.clone(),
+                description: text(&s["description"]),
+                fields,
+            }
+        })
+        .collect()
+}
+
+/// A schema in a few words: `string, 1-200 characters`, `array of DocumentSummary`.
+fn kind(s: &Value) -> String {
+    if let Some(target) = s["$ref"].as_str() {
+        return target.rsplit('/').next().unwrap_or(target).to_owned();
+    }
+    let mut words = match &s["type"] {
+        Value::String(t) if t == "array" => format!("array of {}", kind(&s["items"])),
+        Value::String(t) => t.clone(),
+        Value::Array(ts) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "any".to_owned(),
+    };
+    let bounds = |low: &str, high: &str, unit: &str| match (s[low].as_i64(), s[high].as_i64()) {
+        (Some(a), Some(b)) if a == b => Some(format!("{a}{unit}")),
+        (Some(a), Some(b)) => Some(format!("{a}-{b}{unit}")),
+        (Some(a), None) => Some(format!("at least {a}{unit}")),
+        (None, Some(b)) => Some(format!("at most {b}{unit}")),
+        (None, None) => None,
+    };
+    for extra in [
+        bounds("minLength", "maxLength", " characters"),
+        bounds("minimum", "maximum", ""),
+        s["pattern"].as_str().map(|p| format!("matching {p}")),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        words.push_str(", ");
+        words.push_str(&extra);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_of_the_api_is_described_with_its_errors_and_the_token_scheme() {
+        let doc = openapi();
+        assert_eq!(doc["openapi"], "3.1.0");
+        let ops: Vec<(String, String)> = operations(doc)
+            .into_iter()
+            .map(|o| (o.method, o.path))
+            .collect();
+        for (method, path) in [
+            ("GET", "/api/v1/documents"),
+            ("POST", "/api/v1/documents"),
+            ("GET", "/api/v1/documents/{id}"),
+            ("PUT", "/api/v1/documents/{id}"),
+            ("DELETE", "/api/v1/documents/{id}"),
+        ] {
+            assert!(
+                ops.contains(&(method.into(), path.into())),
+                "{method} {path}"
+            );
+        }
+        let put = &doc["paths"]["/api/v1/documents/{id}"]["put"]["responses"];
+        for status in ["401", "403", "404", "412", "413", "428"] {
+            assert!(put[status].is_object(), "PUT answers {status}");
+        }
+        assert_eq!(
+            doc["components"]["securitySchemes"]["bearer"]["scheme"],
+            "bearer"
+        );
+        let update =
+            &doc["paths"]["/api/v1/documents"]["post"]["responses"]["201"]["links"]["update"];
+        assert_eq!(update["operationId"], "updateDocument");
+        assert_eq!(
+            update["parameters"]["header.If-Match"],
+            "$response.header.ETag"
+        );
+        assert_eq!(
+            kind(&doc["components"]["schemas"]["DocumentInput"]["properties"]["title"]),
+            "string, 1-200 characters, matching \\S"
+        );
+    }
+}
