@@ -151,8 +151,13 @@ pub struct StaleJson {
 #[schema(as = DocumentInput)]
 pub struct DocInput {
     /// At most 200 characters; leading and trailing spaces are dropped, and at
-    /// least one visible character must remain.
-    #[schema(min_length = 1, max_length = 200, pattern = r"\S")]
+    /// least one visible character must remain (not a space, a control or
+    /// format character, or another invisible one).
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"[^\s\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]"
+    )]
     title: String,
     /// Markdown, at most the server's `QUIRE_MAX_DOC_BYTES` (413 over it).
     body: String,
@@ -163,7 +168,7 @@ pub struct DocInput {
     path = "/api/v1/documents",
     operation_id = "listDocuments",
     summary = "The documents the token's user may read, 50 a page, most recently changed first",
-    params(("page" = Option<i64>, Query, minimum = 1, description = "Which page of 50 (1 when left out)")),
+    params(("page" = Option<i64>, Query, description = "Which page of 50, from 1 (left out, or lower, it is 1)")),
     responses(
         (status = 200, body = ListJson),
         (status = 400, description = "A malformed query", body = ErrorJson),

@@ -330,9 +330,10 @@ mod tests {
             update["parameters"]["header.If-Match"],
             "$response.header.ETag"
         );
-        assert_eq!(
-            kind(&doc["components"]["schemas"]["DocumentInput"]["properties"]["title"]),
-            "string, 1-200 characters, matching \\S"
+        let title = kind(&doc["components"]["schemas"]["DocumentInput"]["properties"]["title"]);
+        assert!(
+            title.starts_with("string, 1-200 characters, matching [^\\s"),
+            "{title}"
         );
     }
 }

@@ -6,7 +6,8 @@
 //! allow (status, content type, headers, body) or a crash fails the test. Runs on
 //! SQLite, and on PostgreSQL when QUIRE_TEST_POSTGRES names a server.
 //! QUIRE_FUZZ_SECONDS bounds the fuzzer (default 75), QUIRE_FUZZ_SEED picks its
-//! seed (default 1).
+//! seed (default 1), QUIRE_FUZZ_CHECKS replaces the list of checks (`all` for
+//! every one schemathesis has, the stricter ones included).
 
 #[allow(dead_code)]
 #[path = "../api/helpers.rs"]
@@ -101,6 +102,12 @@ async fn the_fuzzer_finds_no_server_error_and_no_answer_the_description_does_not
     let token = api_token(&app.address, &app.client, &app.csrf).await;
     let seconds = setting("QUIRE_FUZZ_SECONDS", 75);
     let seed = setting("QUIRE_FUZZ_SEED", 1);
+    let checks = std::env::var("QUIRE_FUZZ_CHECKS").unwrap_or_else(|_| {
+        "not_a_server_error,status_code_conformance,content_type_conformance,\
+         response_headers_conformance,response_schema_conformance,\
+         use_after_free,ensure_resource_availability"
+            .into()
+    });
     // schemathesis keeps what it learns in its working folder: a fresh one.
     let work = tempfile::tempdir().unwrap();
     let mut fuzz = Command::new(tool("schemathesis"));
@@ -111,9 +118,7 @@ async fn the_fuzzer_finds_no_server_error_and_no_answer_the_description_does_not
         .args(["-H", &format!("Authorization: Bearer {token}")])
         .args([
             "--checks",
-            "not_a_server_error,status_code_conformance,content_type_conformance,\
-             response_headers_conformance,response_schema_conformance,\
-             use_after_free,ensure_resource_availability",
+            &checks,
             "--phases",
             "examples,coverage,fuzzing,stateful",
             "--max-time",
