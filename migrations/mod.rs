@@ -44,6 +44,7 @@ pub const STEPS: &[Step] = &[
     step!("0009_revision_texts_rowid"),
     step!("0010_trigram_rowids"),
     step!("0011_compressed_html"),
+    step!("0012_listing_orders"),
 ];
 
 pub struct Migrator;

@@ -23,6 +23,7 @@ mod snippet;
 mod tasks;
 
 use crate::db::documents as store;
+pub use crate::db::documents::listing::{Listing, Order, Owner, Sort};
 pub use crate::db::documents::{Document, Summary, dump};
 pub use access::{Access, Actor};
 pub use drafts::Draft;
@@ -362,17 +363,25 @@ pub async fn empty_trash(db: &Db, actor: Option<Actor<'_>>) -> Result<u64, DocEr
     Ok(n)
 }
 
-/// One page of live documents, newest first, and whether another page follows.
+/// One page of live documents the actor may read, as `listing` orders and
+/// narrows them, and how many there are in all.
 pub async fn list(
     db: &Db,
     page: i64,
+    listing: Listing,
     actor: Option<Actor<'_>>,
-) -> Result<(Vec<Summary>, bool), DocError> {
+) -> Result<(Vec<Summary>, i64), DocError> {
     let viewer = access::viewer(actor);
-    let mut rows = store::list_live(&db.read, page.max(1), PAGE_SIZE, viewer).await?;
-    let more = rows.len() as i64 > PAGE_SIZE;
-    rows.truncate(PAGE_SIZE as usize);
-    Ok((rows, more))
+    Ok(futures_util::future::try_join(
+        store::list_live(&db.read, page.max(1), PAGE_SIZE, viewer, listing),
+        store::count_live(&db.read, viewer, listing.owner),
+    )
+    .await?)
+}
+
+/// Whether a page of a list of `total` has a page after it.
+pub fn more_after(page: i64, total: i64) -> bool {
+    page.max(1).saturating_mul(PAGE_SIZE) < total
 }
 
 pub async fn list_trash(

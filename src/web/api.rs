@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::AppState;
-use super::params::{PageQuery, actor};
+use super::params::{ListQuery, actor};
 use super::session::CurrentUser;
 use crate::documents::{self, DocError, DocId, Document, Summary, Valid};
 
@@ -120,11 +120,14 @@ pub struct SummaryJson<'a> {
     updated_at: i64,
 }
 
-/// A page of the documents the token's user may read, most recently changed first.
+/// A page of the documents the token's user may read.
 #[derive(Serialize, ToSchema)]
 #[schema(as = DocumentList)]
 pub struct ListJson<'a> {
     documents: Vec<SummaryJson<'a>>,
+    /// How many documents the list holds, on every page.
+    #[schema(minimum = 0)]
+    total: i64,
     /// True when a next page has more.
     more: bool,
 }
@@ -167,8 +170,9 @@ pub struct DocInput {
     get,
     path = "/api/v1/documents",
     operation_id = "listDocuments",
-    summary = "The documents the token's user may read, 50 a page, most recently changed first",
-    params(("page" = Option<i64>, Query, description = "Which page of 50, from 1 (left out, or lower, it is 1)")),
+    tag = "documents",
+    summary = "The documents the token's user may read, 50 a page, most recently changed first unless sorted otherwise",
+    params(ListQuery),
     responses(
         (status = 200, body = ListJson),
         (status = 400, description = "A malformed query", body = ErrorJson),
@@ -179,10 +183,11 @@ pub struct DocInput {
 pub async fn api_list(
     state: web::Data<AppState>,
     user: CurrentUser,
-    query: web::Query<PageQuery>,
+    query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (rows, more) =
-        documents::list(&state.db, query.into_inner().page(), Some(actor(&user))).await?;
+    let page = query.page();
+    let (rows, total) =
+        documents::list(&state.db, page, query.listing(), Some(actor(&user))).await?;
     let documents = rows
         .iter()
         .map(|s: &Summary| SummaryJson {
@@ -192,13 +197,18 @@ pub async fn api_list(
             updated_at: s.updated_at,
         })
         .collect();
-    Ok(HttpResponse::Ok().json(ListJson { documents, more }))
+    Ok(HttpResponse::Ok().json(ListJson {
+        documents,
+        total,
+        more: documents::more_after(page, total),
+    }))
 }
 
 #[utoipa::path(
     post,
     path = "/api/v1/documents",
     operation_id = "createDocument",
+    tag = "documents",
     summary = "A new document, owned by the token's user",
     request_body = DocInput,
     responses(
@@ -239,6 +249,7 @@ pub async fn api_create(
     get,
     path = "/api/v1/documents/{id}",
     operation_id = "getDocument",
+    tag = "documents",
     summary = "A document the token's user may read",
     params(("id" = String, Path, description = "The document's id")),
     responses(
@@ -287,6 +298,7 @@ fn if_match(req: &HttpRequest) -> Result<i64, ApiError> {
     put,
     path = "/api/v1/documents/{id}",
     operation_id = "updateDocument",
+    tag = "documents",
     summary = "Saves a new version over the one in If-Match",
     params(
         ("id" = String, Path, description = "The document's id"),
@@ -331,6 +343,7 @@ pub async fn api_update(
     delete,
     path = "/api/v1/documents/{id}",
     operation_id = "deleteDocument",
+    tag = "documents",
     summary = "Moves a document to the trash (its owner may restore it from there)",
     params(("id" = String, Path, description = "The document's id")),
     responses(

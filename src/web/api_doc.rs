@@ -281,6 +281,10 @@ fn kind(s: &Value) -> String {
         bounds("minLength", "maxLength", " characters"),
         bounds("minimum", "maximum", ""),
         s["pattern"].as_str().map(|p| format!("matching {p}")),
+        s["enum"].as_array().map(|values| {
+            let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+            format!("one of {}", names.join(", "))
+        }),
     ]
     .into_iter()
     .flatten()

@@ -5,26 +5,28 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
 use super::form::FormData;
-use super::pages::{self, DocView, EditForm, EditPartial, ListPartial, Row, ShowPartial};
+use super::list_page::ListPartial;
+use super::pages::{self, DocView, EditForm, EditPartial, Row, ShowPartial};
 use super::session::{CurrentUser, PageView};
 use super::{AppState, done};
 use crate::documents::{self, DocError, DocId, Valid};
 use crate::web::error::AppError;
 
-use super::params::{PageQuery, actor, parse_id};
+use super::params::{ListQuery, actor, parse_id};
 
 pub async fn document_list(
     state: web::Data<AppState>,
     user: CurrentUser,
-    query: web::Query<PageQuery>,
+    query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let page = query.into_inner().page();
-    let (rows, more) = documents::list(&state.db, page, Some(actor(&user))).await?;
-    let partial = ListPartial {
-        rows: rows.iter().map(|r| Row::seen_by(r, user.0.id)).collect(),
+    let (page, listing) = (query.page(), query.listing());
+    let (rows, total) = documents::list(&state.db, page, listing, Some(actor(&user))).await?;
+    let partial = ListPartial::new(
+        rows.iter().map(|r| Row::seen_by(r, user.0.id)).collect(),
         page,
-        more,
-    };
+        total,
+        listing,
+    );
     Ok(pages::fragment(StatusCode::OK, "Documents", &partial))
 }
 

@@ -21,6 +21,7 @@ pub mod health;
 pub mod history;
 pub mod layout;
 pub mod limits;
+pub mod list_page;
 pub mod login;
 pub mod metrics;
 pub mod multipart;

@@ -228,14 +228,6 @@ pub fn iso_time(ms: i64) -> String {
 }
 
 #[derive(Template)]
-#[template(path = "documents/list_partial.html")]
-pub struct ListPartial {
-    pub rows: Vec<Row>,
-    pub page: i64,
-    pub more: bool,
-}
-
-#[derive(Template)]
 #[template(path = "documents/show_partial.html")]
 pub struct ShowPartial {
     pub doc: DocView,

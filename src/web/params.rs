@@ -1,10 +1,10 @@
 //! What most handlers take from a request: the page asked for, a document id
 //! from the path, and the signed-in user as the actor of a change.
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 
 use super::session::CurrentUser;
-use crate::documents::{Actor, DocId};
+use crate::documents::{Actor, DocId, Listing, Order, Owner, Sort};
 use crate::web::error::AppError;
 
 #[derive(Deserialize)]
@@ -15,6 +15,55 @@ pub struct PageQuery {
 impl PageQuery {
     pub fn page(self) -> i64 {
         self.page.unwrap_or(1).max(1)
+    }
+}
+
+/// The document list's query: which page, sorted how, whose documents. An
+/// empty value is the default (the list's form sends `owner=` for "everyone's").
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Which page of 50, from 1 (left out, or lower, it is 1).
+    page: Option<i64>,
+    /// What the list is sorted by: `updated` (left out), `created` or `title`.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    #[param(inline)]
+    sort: Option<Sort>,
+    /// `asc` or `desc`; left out: newest first, titles A to Z.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    #[param(inline)]
+    order: Option<Order>,
+    /// `me`: the reader's own; `shared`: others' the reader may read; left
+    /// out: both.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    #[param(inline)]
+    owner: Option<Owner>,
+}
+
+impl ListQuery {
+    pub fn page(&self) -> i64 {
+        self.page.unwrap_or(1).max(1)
+    }
+
+    pub fn listing(&self) -> Listing {
+        Listing {
+            sort: self.sort.unwrap_or_default(),
+            order: self.order,
+            owner: self.owner,
+        }
+    }
+}
+
+fn empty_as_none<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    use serde::de::IntoDeserializer;
+    match Option::<String>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(s) if s.is_empty() => Ok(None),
+        Some(s) => T::deserialize(s.into_deserializer()).map(Some),
     }
 }
 

@@ -14,6 +14,7 @@ mod import_yields;
 mod input_sizes;
 mod instances;
 mod json_api;
+mod listing;
 mod merge;
 mod metrics;
 mod ownership;

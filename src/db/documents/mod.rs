@@ -9,6 +9,7 @@ pub mod bulk;
 pub mod drafts;
 pub mod dump;
 mod html;
+pub mod listing;
 pub mod revisions;
 pub mod shares;
 mod store;

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
+use super::listing::{Listing, Owner, Sort};
 use super::{COLUMNS, Document, PackedHtml, Summary, access};
 use crate::db::Conn;
 use crate::db::entity::documents::{self, Column};
@@ -176,29 +177,59 @@ pub async fn purge_trash(conn: &impl Conn, viewer: Option<i64>) -> Result<u64, c
     Ok(done.rows_affected())
 }
 
-/// Live documents the viewer may read, newest first. Fetches one row more than a
-/// page so the caller knows whether another follows.
+/// Live documents the viewer may read, in the listing's order, narrowed to its
+/// owner filter: one page of them.
 pub async fn list_live(
     ex: &impl Conn,
     page: i64,
     size: i64,
     viewer: Option<i64>,
+    listing: Listing,
 ) -> Result<Vec<Summary>, crate::db::Error> {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token, {}
-             FROM documents AS d WHERE deleted_at IS NULL AND {}
-             ORDER BY updated_at DESC, id LIMIT $1 OFFSET $2",
-            access::sharing_columns("d"),
-            access::visible("$3")
-        )
-    });
-    crate::db::query_as(SQL.as_str())
-        .bind(size + 1)
+    let direction = if listing.descending() { "DESC" } else { "ASC" };
+    let order = match listing.sort {
+        Sort::Updated => format!("updated_at {direction}, id"),
+        Sort::Created => format!("created_at {direction}, id"),
+        Sort::Title => format!("lower(title) {direction}, id"),
+    };
+    let sql = format!(
+        "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token, {}
+         FROM documents AS d WHERE deleted_at IS NULL AND {}{}
+         ORDER BY {order} LIMIT $1 OFFSET $2",
+        access::sharing_columns("d"),
+        access::visible("$3"),
+        owned_by("$3", listing.owner),
+    );
+    crate::db::query_as(sql)
+        .bind(size)
         .bind((page - 1).saturating_mul(size))
         .bind(viewer)
         .fetch_all(ex)
         .await
+}
+
+/// How many live documents the viewer may read, narrowed as `list_live` is.
+pub async fn count_live(
+    ex: &impl Conn,
+    viewer: Option<i64>,
+    owner: Option<Owner>,
+) -> Result<i64, crate::db::Error> {
+    let sql = format!(
+        "SELECT count(*) FROM documents AS d WHERE deleted_at IS NULL AND {}{}",
+        access::visible("$1"),
+        owned_by("$1", owner),
+    );
+    let (n,): (i64,) = crate::db::query_as(sql).bind(viewer).fetch_one(ex).await?;
+    Ok(n)
+}
+
+/// The owner filter as a further `WHERE` condition (`viewer` is a placeholder).
+fn owned_by(viewer: &str, owner: Option<Owner>) -> String {
+    match owner {
+        None => String::new(),
+        Some(Owner::Me) => format!(" AND d.owner_id = {viewer}"),
+        Some(Owner::Shared) => format!(" AND (d.owner_id IS NULL OR d.owner_id <> {viewer})"),
+    }
 }
 
 /// The viewer's documents in the trash, most recently deleted first.

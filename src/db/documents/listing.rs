@@ -1,0 +1,97 @@
+//! How a list of documents is ordered and narrowed: by last change, creation or
+//! title, either way round, and all the reader may read, their own, or others'
+//! shared with them. Plain values, checked by type: the SQL for each is fixed in
+//! `store`.
+
+use serde::Deserialize;
+
+/// What the list is sorted by.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Sort {
+    /// Last change (the default).
+    #[default]
+    Updated,
+    Created,
+    /// Title, case aside.
+    Title,
+}
+
+/// Which way round; each sort has its natural way (newest first, A to Z).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    Asc,
+    Desc,
+}
+
+/// Whose documents: the reader's own, or others' the reader may read.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Owner {
+    Me,
+    Shared,
+}
+
+/// A list's sort, direction and filter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    pub sort: Sort,
+    pub order: Option<Order>,
+    pub owner: Option<Owner>,
+}
+
+impl Listing {
+    /// True when the list runs from the largest value down.
+    pub fn descending(&self) -> bool {
+        match self.order {
+            Some(order) => order == Order::Desc,
+            None => self.sort != Sort::Title,
+        }
+    }
+
+    /// The listing as query parameters, each followed by `&` (empty for the
+    /// default), so a page link keeps it: `sort=title&order=desc&`.
+    pub fn query(&self) -> String {
+        let mut q = String::new();
+        match self.sort {
+            Sort::Updated => {}
+            Sort::Created => q.push_str("sort=created&"),
+            Sort::Title => q.push_str("sort=title&"),
+        }
+        match self.order {
+            None => {}
+            Some(Order::Asc) => q.push_str("order=asc&"),
+            Some(Order::Desc) => q.push_str("order=desc&"),
+        }
+        match self.owner {
+            None => {}
+            Some(Owner::Me) => q.push_str("owner=me&"),
+            Some(Owner::Shared) => q.push_str("owner=shared&"),
+        }
+        q
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_sort_runs_its_natural_way_unless_told_and_links_keep_what_was_chosen() {
+        assert!(Listing::default().descending());
+        let by_title = Listing {
+            sort: Sort::Title,
+            ..Listing::default()
+        };
+        assert!(!by_title.descending());
+        let reversed = Listing {
+            order: Some(Order::Desc),
+            owner: Some(Owner::Shared),
+            ..by_title
+        };
+        assert!(reversed.descending());
+        assert_eq!(reversed.query(), "sort=title&order=desc&owner=shared&");
+        assert_eq!(Listing::default().query(), "");
+    }
+}
