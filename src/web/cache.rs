@@ -181,20 +181,31 @@ impl PageCache {
         inner.sessions.insert(key, live.clone());
     }
 
-    /// Keeps the page of `doc` as `viewer` sees it (`view`), read after `epoch`.
-    pub fn keep_page(&self, epoch: Option<u64>, viewer: i64, doc: &Document, view: &DocView) {
+    /// Keeps the page of `doc` as `viewer` sees it (`view`), read after `epoch`,
+    /// and gives `view` back: its HTML is compressed for keeping, not copied.
+    pub fn keep_page(
+        &self,
+        epoch: Option<u64>,
+        viewer: i64,
+        doc: &Document,
+        mut view: DocView,
+    ) -> DocView {
+        let html = std::mem::take(&mut view.html);
+        self.keep(epoch, viewer, doc, &view, &html);
+        view.html = html;
+        view
+    }
+
+    fn keep(&self, epoch: Option<u64>, viewer: i64, doc: &Document, bare: &DocView, html: &str) {
         if epoch.is_none() || doc.deleted_at.is_some() {
             return;
         }
         // Compressed before the lock is taken: it is the slow part.
-        let Ok(html) = PackedHtml::pack(&view.html) else {
+        let Ok(html) = PackedHtml::pack(html) else {
             return;
         };
         let page = Arc::new(Page {
-            view: DocView {
-                html: String::new(),
-                ..view.clone()
-            },
+            view: bare.clone(),
             html,
         });
         let weight = page.weight();

@@ -90,11 +90,9 @@ pub async fn document_show(
             if doc.deleted_at.is_some() {
                 return Ok(super::trash::in_trash_page(&doc));
             }
-            let shown = DocView::from(&doc);
             state
                 .cache
-                .keep_page(view.epoch, view.user.id, &doc, &shown);
-            shown
+                .keep_page(view.epoch, view.user.id, &doc, DocView::from(&doc))
         }
     };
     let title = shown.title.clone();

@@ -24,7 +24,6 @@ pub struct ListPartial {
 
 impl ListPartial {
     pub fn new(rows: Vec<Row>, page: i64, total: i64, listing: Listing) -> Self {
-        use crate::documents::{Order, Owner, Sort};
         let last = (total.max(1) - 1) / crate::documents::PAGE_SIZE + 1;
         Self {
             rows,
@@ -33,21 +32,9 @@ impl ListPartial {
             total,
             numbers: page_numbers(page, last),
             keep: listing.query(),
-            sort: match listing.sort {
-                Sort::Updated => "updated",
-                Sort::Created => "created",
-                Sort::Title => "title",
-            },
-            order: match listing.order {
-                None => "",
-                Some(Order::Asc) => "asc",
-                Some(Order::Desc) => "desc",
-            },
-            owner: match listing.owner {
-                None => "",
-                Some(Owner::Me) => "me",
-                Some(Owner::Shared) => "shared",
-            },
+            sort: listing.sort.as_str(),
+            order: listing.order.map_or("", |o| o.as_str()),
+            owner: listing.owner.map_or("", |o| o.as_str()),
         }
     }
 }

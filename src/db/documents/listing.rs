@@ -54,22 +54,45 @@ impl Listing {
     /// default), so a page link keeps it: `sort=title&order=desc&`.
     pub fn query(&self) -> String {
         let mut q = String::new();
-        match self.sort {
-            Sort::Updated => {}
-            Sort::Created => q.push_str("sort=created&"),
-            Sort::Title => q.push_str("sort=title&"),
+        if self.sort != Sort::Updated {
+            q.push_str(&format!("sort={}&", self.sort.as_str()));
         }
-        match self.order {
-            None => {}
-            Some(Order::Asc) => q.push_str("order=asc&"),
-            Some(Order::Desc) => q.push_str("order=desc&"),
+        if let Some(order) = self.order {
+            q.push_str(&format!("order={}&", order.as_str()));
         }
-        match self.owner {
-            None => {}
-            Some(Owner::Me) => q.push_str("owner=me&"),
-            Some(Owner::Shared) => q.push_str("owner=shared&"),
+        if let Some(owner) = self.owner {
+            q.push_str(&format!("owner={}&", owner.as_str()));
         }
         q
+    }
+}
+
+impl Sort {
+    /// As the query parameter says it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Updated => "updated",
+            Self::Created => "created",
+            Self::Title => "title",
+        }
+    }
+}
+
+impl Order {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Asc => "asc",
+            Self::Desc => "desc",
+        }
+    }
+}
+
+impl Owner {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Me => "me",
+            Self::Shared => "shared",
+        }
     }
 }
 
