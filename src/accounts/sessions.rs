@@ -46,11 +46,10 @@ pub async fn session_user(db: &Db, token: &str) -> Result<Option<User>, crate::d
 
 /// `session_user` with the session's times, as a cache keeps them.
 pub async fn live_session(db: &Db, token: &str) -> Result<Option<Live>, crate::db::Error> {
-    if token.len() != 64 {
+    let Some(hash) = session_key(token) else {
         return Ok(None);
-    }
+    };
     let now = now_ms();
-    let hash = token_hash(token);
     let Some(mut live) = stored::find_live(&db.read, &hash, limits(now)).await? else {
         return Ok(None);
     };
@@ -67,7 +66,8 @@ pub fn live_without_write(live: &Live, now: i64) -> bool {
         && live.created_at > limits.created_after
 }
 
-/// The key a session is known by: its token's hash.
+/// The key a session is known by: its token's hash (`None` for a token that
+/// cannot be one).
 pub fn session_key(token: &str) -> Option<Vec<u8>> {
     (token.len() == 64).then(|| token_hash(token))
 }
@@ -80,11 +80,10 @@ pub async fn session_user_with_document(
     token: &str,
     id: &DocId,
 ) -> Result<Option<(Live, Option<Document>)>, crate::db::Error> {
-    if token.len() != 64 {
+    let Some(hash) = session_key(token) else {
         return Ok(None);
-    }
+    };
     let now = now_ms();
-    let hash = token_hash(token);
     let found = stored::find_live_with_document(&db.read, &hash, limits(now), id.as_str()).await?;
     let Some((mut live, doc)) = found else {
         return Ok(None);
