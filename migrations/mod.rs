@@ -45,6 +45,7 @@ pub const STEPS: &[Step] = &[
     step!("0010_trigram_rowids"),
     step!("0011_compressed_html"),
     step!("0012_listing_orders"),
+    step!("0013_folders_tags"),
 ];
 
 pub struct Migrator;

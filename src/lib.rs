@@ -22,8 +22,8 @@ use actix_web::middleware::from_fn;
 use actix_web::web::{ServiceConfig, delete, get, post, put, resource, scope};
 
 use crate::web::{
-    account, admin, api, api_doc, assets, auth, documents as docs, drafts, health, history, login,
-    metrics as scrape, search, session, sharing, transfer as xfer, trash,
+    account, admin, api, api_doc, api_places, assets, auth, documents as docs, drafts, folders,
+    health, history, login, metrics as scrape, search, session, sharing, transfer as xfer, trash,
 };
 
 /// A page anyone may open; a session, if the browser has one, shows in its header.
@@ -60,7 +60,9 @@ pub fn app(cfg: &mut ServiceConfig) {
                         .route(get().to(api::api_get))
                         .route(put().to(api::api_update))
                         .route(delete().to(api::api_delete)),
-                ),
+                )
+                .route("/v1/folders", get().to(api_places::api_folders))
+                .route("/v1/tags", get().to(api_places::api_tags)),
         )
         .service(
             scope("")
@@ -129,6 +131,7 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/search", get().to(search::search_results))
         .route("/trash", get().to(trash::trash_list))
         .route("/trash/empty", post().to(trash::trash_empty))
+        .route("/folders/rename", post().to(folders::folder_rename))
         .route("/logout", post().to(login::logout))
         .route("/account", get().to(account::account_show))
         .route("/account/password", post().to(account::password_change))

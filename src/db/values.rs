@@ -54,7 +54,8 @@ tuple_rows!(
     (A 0, B 1, C 2),
     (A 0, B 1, C 2, D 3),
     (A 0, B 1, C 2, D 3, E 4),
-    (A 0, B 1, C 2, D 3, E 4, F 5)
+    (A 0, B 1, C 2, D 3, E 4, F 5),
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
 );
 
 /// A column's value as a Rust value.

@@ -20,6 +20,9 @@ pub struct NewDoc {
     pub updated_at: i64,
     pub owner_id: Option<i64>,
     pub visibility: String,
+    /// A tidied folder path (empty: the top level) and tidied tags.
+    pub folder: String,
+    pub tags: Vec<String>,
     /// Every revision, oldest first, numbered 1..=n, the last one's text being
     /// `body`. Empty: the document starts here, at version 1.
     pub history: Vec<OldRevision>,
@@ -32,6 +35,9 @@ pub struct OldRevision {
     pub text: String,
     pub author: Option<String>,
     pub created_at: i64,
+    /// The folder and tags this revision left the document with.
+    pub folder: String,
+    pub tags: Vec<String>,
 }
 
 /// Checks the history and does the CPU work. With `render` false the HTML is left
@@ -52,6 +58,8 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
             text: doc.body.clone(),
             author: None,
             created_at: doc.updated_at,
+            folder: doc.folder.clone(),
+            tags: doc.tags.clone(),
         }]
     } else {
         doc.history
@@ -104,6 +112,8 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
             removed,
             author: r.author.clone(),
             created_at: r.created_at,
+            folder: r.folder.clone(),
+            tags: super::place::tags_json(&r.tags),
         });
         prev = Some((&r.text, h));
     }
@@ -128,6 +138,8 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
         created_at: doc.created_at,
         updated_at: doc.updated_at,
         owner_id: doc.owner_id,
+        folder: doc.folder,
+        tags: super::place::tags_json(&doc.tags),
         visibility: doc.visibility,
     })
 }

@@ -17,12 +17,39 @@ pub async fn history(
     id: &DocId,
     page: i64,
     actor: Option<Actor<'_>>,
-) -> Result<(Document, Vec<Revision>, bool), DocError> {
+) -> Result<(Document, Vec<Revision>, Option<Revision>), DocError> {
     let doc = readable(db, id, actor).await?;
     let mut revs = revisions::list(&db.read, doc.seq, page.max(1), PAGE_SIZE).await?;
-    let more = revs.len() as i64 > PAGE_SIZE;
+    let earlier = revs.get(PAGE_SIZE as usize).cloned();
     revs.truncate(PAGE_SIZE as usize);
-    Ok((doc, revs, more))
+    Ok((doc, revs, earlier))
+}
+
+/// What revision `rev` did to the folder and tags, in a few words, against
+/// the revision before it (`None` before the first): "moved to Projects/Garden",
+/// "tags: garden, seeds". `None` when it changed neither.
+pub fn place_change(rev: &Revision, before: Option<&Revision>) -> Option<String> {
+    let (folder, tags) = match before {
+        Some(b) => (b.folder.as_str(), b.tags.as_str()),
+        None => ("", "[]"),
+    };
+    let mut said = Vec::new();
+    if rev.folder != folder {
+        said.push(match (rev.folder.is_empty(), before.is_some()) {
+            (true, _) => "moved out of its folders".to_owned(),
+            (false, true) => format!("moved to {}", rev.folder),
+            (false, false) => format!("in {}", rev.folder),
+        });
+    }
+    if rev.tags != tags {
+        let now = super::place::tags_from_json(&rev.tags);
+        said.push(if now.is_empty() {
+            "tags removed".to_owned()
+        } else {
+            format!("tags: {}", now.join(", "))
+        });
+    }
+    (!said.is_empty()).then(|| said.join(", "))
 }
 
 /// Revision `rev` with its full text.
@@ -49,9 +76,12 @@ pub async fn restore_revision(
 ) -> Result<Document, DocError> {
     let (_, old, text) = revision(db, id, rev, actor).await?;
     let html = crate::db::documents::PackedHtml::pack(&render_markdown(&text))?;
+    // The folder and tags come back with the text, as the history showed them.
     let doc = Valid {
         title: old.title,
         body: text,
+        folder: Some(old.folder),
+        tags: Some(super::place::tags_from_json(&old.tags)),
     };
     let mut tx = db.begin_write().await?;
     let current = access::authorize(&*tx, id, actor, Access::Edit).await?;

@@ -2,15 +2,19 @@
 //! nothing of HTTP; every rule here is checked before anything touches the database.
 
 pub mod access;
+mod batch;
 pub mod bulk;
 mod cjk;
 pub mod drafts;
 mod escape;
+mod folders;
 mod headings;
 mod highlight;
 mod history;
 mod id;
+mod lists;
 pub mod merge;
+pub mod place;
 mod plain;
 mod prepared;
 mod render;
@@ -19,6 +23,7 @@ mod saving;
 mod search;
 mod search_pg;
 mod search_query;
+pub mod search_scope;
 mod snippet;
 mod tasks;
 
@@ -26,10 +31,16 @@ use crate::db::documents as store;
 pub use crate::db::documents::listing::{Listing, Order, Owner, Sort};
 pub use crate::db::documents::{Document, Summary, dump};
 pub use access::{Access, Actor};
+pub use batch::create_batch;
 pub use drafts::Draft;
-pub use history::{Diff, DiffLine, LineKind, history, restore_revision, revision, revision_diff};
+pub use folders::{Renamed, rename_folder};
+pub use history::{
+    Diff, DiffLine, LineKind, history, place_change, restore_revision, revision, revision_diff,
+};
 pub use id::DocId;
+pub use lists::{MAX_TAGS_LISTED, folders, list, list_trash, more_after, places, tags};
 pub use merge::{Chunk, Merge};
+pub use place::Place;
 pub use render::{RENDER_VERSION, render_markdown};
 pub use revisions::Revision;
 pub use saving::{Conflicted, Saved, save};
@@ -170,6 +181,11 @@ pub fn stored_len(body: &str) -> usize {
 pub struct Valid {
     pub title: String,
     pub body: String,
+    /// The folder to move it to; `None` keeps its folder (a new document:
+    /// the root).
+    pub folder: Option<String>,
+    /// The tags to give it; `None` keeps its tags (a new document: none).
+    pub tags: Option<Vec<String>>,
 }
 
 impl Valid {
@@ -191,58 +207,34 @@ impl Valid {
         Ok(Self {
             title: title.into_owned(),
             body: as_stored(body).into_owned(),
+            folder: None,
+            tags: None,
         })
     }
-}
 
-/// Inserts a new document with its first revision, in the caller's transaction.
-async fn insert_new(
-    tx: &mut crate::db::WriteTx,
-    doc: &Valid,
-    html: &store::PackedHtml,
-    actor: Option<Actor<'_>>,
-    now: i64,
-) -> Result<Document, DocError> {
-    let owner = actor.map(|a| a.user_id);
-    let id = DocId::random();
-    let cjk = cjk::index_text(&doc.title, &doc.body);
-    let row = store::NewRow {
-        id: id.as_str(),
-        title: &doc.title,
-        body: &doc.body,
-        html,
-        render_version: RENDER_VERSION,
-        cjk: &cjk,
-        owner,
-        now,
-    };
-    let created = store::insert(tx, row).await?;
-    let author = actor.map(|a| a.name);
-    revisions::record(tx, created.seq, 1, &doc.title, &doc.body, None, author, now).await?;
-    Ok(created)
+    /// The folder to write, `None` to keep the document's.
+    pub fn folder(&self) -> Option<&str> {
+        self.folder.as_deref()
+    }
+
+    /// The tags to write as the database stores them, `None` to keep the document's.
+    pub fn tags_json(&self) -> Option<String> {
+        self.tags.as_deref().map(place::tags_json)
+    }
+
+    /// The same text, moved to `place`'s folder with its tags.
+    pub fn placed(self, place: Place) -> Self {
+        Self {
+            folder: Some(place.folder),
+            tags: Some(place.tags),
+            ..self
+        }
+    }
 }
 
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
     let page = prepared::Page::render(&doc.body)?;
     prepared::create(db, doc, page, actor).await
-}
-
-/// Stores many documents in one transaction: all of them or none.
-pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> {
-    let rendered = docs
-        .into_iter()
-        .map(|d| {
-            let html = store::PackedHtml::pack(&render_markdown(&d.body))?;
-            Ok((d, html))
-        })
-        .collect::<Result<Vec<_>, crate::db::Error>>()?;
-    let now = now_ms();
-    let mut tx = db.begin_write().await?;
-    for (doc, html) in &rendered {
-        insert_new(&mut tx, doc, html, None, now).await?;
-    }
-    tx.commit().await?;
-    Ok(rendered.len())
 }
 
 /// A document the actor may read (in the trash or not).
@@ -311,6 +303,7 @@ pub(super) async fn save_over(
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     let cjk = cjk::index_text(&doc.title, &doc.body);
+    let tags = doc.tags_json();
     let next = store::NextVersion {
         title: &doc.title,
         body: &doc.body,
@@ -318,6 +311,8 @@ pub(super) async fn save_over(
         render_version: RENDER_VERSION,
         cjk: &cjk,
         now: now_ms(),
+        folder: doc.folder(),
+        tags: tags.as_deref(),
     };
     let saved = store::update(tx, current, next).await?;
     revisions::record(
@@ -361,39 +356,6 @@ pub async fn empty_trash(db: &Db, actor: Option<Actor<'_>>) -> Result<u64, DocEr
     let n = store::purge_trash(&tx, access::viewer(actor)).await?;
     tx.commit().await?;
     Ok(n)
-}
-
-/// One page of live documents the actor may read, as `listing` orders and
-/// narrows them, and how many there are in all.
-pub async fn list(
-    db: &Db,
-    page: i64,
-    listing: Listing,
-    actor: Option<Actor<'_>>,
-) -> Result<(Vec<Summary>, i64), DocError> {
-    let viewer = access::viewer(actor);
-    Ok(futures_util::future::try_join(
-        store::list_live(&db.read, page.max(1), PAGE_SIZE, viewer, listing),
-        store::count_live(&db.read, viewer, listing.owner),
-    )
-    .await?)
-}
-
-/// Whether a page of a list of `total` has a page after it.
-pub fn more_after(page: i64, total: i64) -> bool {
-    page.max(1).saturating_mul(PAGE_SIZE) < total
-}
-
-pub async fn list_trash(
-    db: &Db,
-    page: i64,
-    actor: Option<Actor<'_>>,
-) -> Result<(Vec<Summary>, bool), DocError> {
-    let viewer = access::viewer(actor);
-    let mut rows = store::list_trash(&db.read, page.max(1), PAGE_SIZE, viewer).await?;
-    let more = rows.len() as i64 > PAGE_SIZE;
-    rows.truncate(PAGE_SIZE as usize);
-    Ok((rows, more))
 }
 
 #[cfg(test)]

@@ -87,6 +87,7 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
         tx: &crate::db::WriteTx,
         job: &Job,
     ) -> Result<Option<Document>, crate::db::Error> {
+        let tags = job.doc.tags_json();
         let next = store::NextVersion {
             title: &job.doc.title,
             body: &job.doc.body,
@@ -94,6 +95,8 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
             render_version: RENDER_VERSION,
             cjk: &job.prepared.cjk,
             now: job.now,
+            folder: job.doc.folder(),
+            tags: tags.as_deref(),
         };
         let Some(saved) = store::update_if_current(tx, &job.id, job.base, job.viewer, next).await?
         else {
@@ -184,6 +187,7 @@ pub(super) async fn create(
         tx: &crate::db::WriteTx,
         job: &NewJob,
     ) -> Result<Document, crate::db::Error> {
+        let tags = job.doc.tags_json();
         let row = store::NewRow {
             id: job.id.as_str(),
             title: &job.doc.title,
@@ -193,6 +197,8 @@ pub(super) async fn create(
             cjk: &job.cjk,
             owner: job.owner,
             now: job.now,
+            folder: job.doc.folder().unwrap_or_default(),
+            tags: tags.as_deref().unwrap_or("[]"),
         };
         let created = store::insert(tx, row).await?;
         let revision = NewRevision {

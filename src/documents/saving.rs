@@ -2,8 +2,8 @@
 //! nobody saved in between, merged against the base revision when someone did.
 
 use super::{
-    Access, Actor, DocError, DocId, Document, Merge, Valid, access, drafts, merge, prepared,
-    revisions, save_over,
+    Access, Actor, DocError, DocId, Document, Merge, Revision, Valid, access, drafts, merge, place,
+    prepared, revisions, save_over,
 };
 use crate::db::Db;
 use crate::documents::prepared::Page;
@@ -72,7 +72,9 @@ pub async fn save(
     } else {
         let merged = merge_onto(&mut tx, &current, base, &doc, cap).await?;
         let merged_with = Some(current.version);
-        if merged.title == current.title && merged.body == current.body {
+        let same_place = merged.folder.as_ref().is_none_or(|f| *f == current.folder)
+            && merged.tags.as_ref().is_none_or(|t| *t == current.tags);
+        if merged.title == current.title && merged.body == current.body && same_place {
             // Everything the user changed was already there: nothing new to record.
             Saved {
                 doc: current,
@@ -117,7 +119,22 @@ async fn merge_onto(
     match title {
         Some(title) if merge.is_clean() => {
             // Both sides may have added text: the merge must fit the cap too.
-            Valid::parse(title, &merge.text_with_markers(""), cap)
+            let merged = Valid::parse(title, &merge.text_with_markers(""), cap)?;
+            Ok(Valid {
+                folder: mine.folder.as_ref().map(|folder| {
+                    // A folder the user moved wins; one the user left is the current one.
+                    if *folder == base_rev.folder {
+                        current.folder.clone()
+                    } else {
+                        folder.clone()
+                    }
+                }),
+                tags: mine
+                    .tags
+                    .as_deref()
+                    .map(|tags| merge_tags(&base_rev, current, tags)),
+                ..merged
+            })
         }
         title => Err(DocError::Conflict {
             current: Box::new(current.clone()),
@@ -128,4 +145,22 @@ async fn merge_onto(
             }),
         }),
     }
+}
+
+/// Tags the user added or removed since `base`, added to or removed from the
+/// current ones.
+fn merge_tags(base: &Revision, current: &Document, mine: &[String]) -> Vec<String> {
+    let base_tags = place::tags_from_json(&base.tags);
+    let mut tags: Vec<String> = current
+        .tags
+        .iter()
+        .filter(|t| mine.contains(t) || !base_tags.contains(t))
+        .cloned()
+        .collect();
+    for tag in mine {
+        if !base_tags.contains(tag) && !tags.contains(tag) {
+            tags.push(tag.clone());
+        }
+    }
+    tags
 }

@@ -2,7 +2,8 @@
 //! FTS5 as syntax: they are cut into plain tokens and re-quoted, so quotes, `*`,
 //! `NEAR`, `-`, column filters and SQL fragments are just text to look for.
 
-use super::search_query::{CLOSE, Found, Hit, OPEN, Translated, mark_titles, translate};
+use super::search_query::{CLOSE, Found, Hit, OPEN, Translated, mark_titles, terms, translate};
+use super::search_scope::{Scope, scoped};
 use super::{Actor, access, snippet};
 use crate::db::search::queue;
 use crate::db::search::sqlite;
@@ -11,7 +12,7 @@ use crate::db::{Backend, Db};
 async fn run(
     pool: &impl crate::db::Conn,
     expr: &str,
-    (limit, viewer): (i64, Option<i64>),
+    (limit, viewer): (i64, (Option<i64>, &Scope)),
     needles: &[String],
 ) -> Result<Vec<Hit>, crate::db::Error> {
     let mut hits: Vec<Hit> = sqlite::ranked(pool, expr, (limit, RANKED_AT_MOST), viewer).await?;
@@ -38,7 +39,7 @@ const CANDIDATES_PER_ROUND: i64 = 100;
 async fn inside_words(
     pool: &impl crate::db::Conn,
     (expr, t): (&str, &Translated),
-    (limit, viewer): (i64, Option<i64>),
+    (limit, viewer): (i64, (Option<i64>, &Scope)),
     found: &Found,
 ) -> Result<Vec<Hit>, crate::db::Error> {
     let wanted = (limit as usize).saturating_sub(found.hits.len());
@@ -82,6 +83,32 @@ async fn inside_words(
     Ok(in_title)
 }
 
+/// A search of filters alone (`tag:garden`, `in:Projects`): what they narrow
+/// the list to, last changed first, without snippets.
+async fn everything_in(db: &Db, scope: Scope, limit: i64, actor: Option<Actor<'_>>) -> Found {
+    let listing = super::Listing {
+        folder: scope.folder,
+        tag: scope.tag,
+        ..super::Listing::default()
+    };
+    let viewer = access::viewer(actor);
+    let rows = crate::db::documents::list_live(&db.read, 1, limit, viewer, &listing).await;
+    let mut found = Found::default();
+    let hits = rows.map(|rows| {
+        rows.into_iter()
+            .map(|r| Hit {
+                id: r.id,
+                title: r.title,
+                updated_at: r.updated_at,
+                snippet: String::new(),
+                title_marked: String::new(),
+            })
+            .collect()
+    });
+    found.take(hits, limit);
+    found
+}
+
 /// Whether each of `substrings` (folded) is in the title (folded) or the body.
 fn body_holds(body: &str, title: &str, substrings: &[String]) -> bool {
     let mut folded: Option<String> = None;
@@ -98,11 +125,15 @@ fn body_holds(body: &str, title: &str, substrings: &[String]) -> bool {
 /// Title hits first, then whole-word hits in the text, then hits inside words,
 /// among the documents `actor` may read.
 pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Found {
-    if db.backend == Backend::Postgres {
-        return super::search_pg::search(db, input, limit, actor).await;
+    let (scope, words) = scoped(input);
+    if !scope.is_empty() && terms(&words).is_empty() {
+        return everything_in(db, scope, limit, actor).await;
     }
-    let t = translate(input);
-    let page = (limit, access::viewer(actor));
+    if db.backend == Backend::Postgres {
+        return super::search_pg::search(db, (&words, &scope), limit, actor).await;
+    }
+    let t = translate(&words);
+    let page = (limit, (access::viewer(actor), &scope));
     let mut found = Found::default();
     // The user's own saves of a moment ago are found: the indexer is given up
     // to a second to take them in.

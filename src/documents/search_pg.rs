@@ -8,6 +8,7 @@
 use super::search_query::{CLOSE, Found, Hit, OPEN, Term, Unit, script_runs, terms, units};
 use super::{Actor, access, snippet};
 use crate::db::Db;
+use crate::db::search::Scope;
 use crate::db::search::postgres::{self, Pass};
 
 /// `tsquery` text: each term's words in order (`<->`), terms joined by `&`; the
@@ -67,7 +68,12 @@ const RECENT_PARTS: i64 = 100;
 
 /// Words in titles and text (ranked), then parts of words, among the documents
 /// `actor` may read.
-pub(super) async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Found {
+pub(super) async fn search(
+    db: &Db,
+    (input, scope): (&str, &Scope),
+    limit: i64,
+    actor: Option<Actor<'_>>,
+) -> Found {
     let terms = terms(input);
     let needles: Vec<String> = terms
         .iter()
@@ -85,7 +91,8 @@ pub(super) async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor
             Pass::Words { .. } => RANKED,
             Pass::Parts { .. } => RECENT_PARTS,
         };
-        let hits = postgres::run::<Hit>(db, &pass, (limit, recent), access::viewer(actor))
+        let viewer = (access::viewer(actor), scope);
+        let hits = postgres::run::<Hit>(db, &pass, (limit, recent), viewer)
             .await
             .map(|hits| {
                 hits.into_iter()

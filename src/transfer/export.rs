@@ -154,8 +154,8 @@ fn write_zip<W: Write + Seek>(
     Ok(documents)
 }
 
-/// `documents/<title as a file name>-<id>.md`: readable in a file manager, unique
-/// by the id.
+/// `documents/<folder>/<title as a file name>-<id>.md`: readable in a file
+/// manager, unique by the id.
 fn file_name(doc: &DumpDoc) -> String {
     let mut slug = String::new();
     for c in doc.title.chars().flat_map(char::to_lowercase) {
@@ -169,10 +169,14 @@ fn file_name(doc: &DumpDoc) -> String {
         }
     }
     let slug = slug.trim_end_matches('-');
+    let dir = match doc.folder.as_str() {
+        "" => "documents".to_owned(),
+        folder => format!("documents/{folder}"),
+    };
     if slug.is_empty() {
-        format!("documents/{}.md", doc.id)
+        format!("{dir}/{}.md", doc.id)
     } else {
-        format!("documents/{slug}-{}.md", doc.id)
+        format!("{dir}/{slug}-{}.md", doc.id)
     }
 }
 
@@ -187,6 +191,7 @@ fn document_text(doc: &DumpDoc) -> String {
         ("updated", format_time(doc.updated_at)),
         ("version", doc.version.to_string()),
     ]);
+    place_fields(&mut fields, &doc.folder, &doc.tags);
     write(&fields, &doc.body)
 }
 
@@ -196,5 +201,17 @@ fn revision_text(r: &DumpRevision) -> String {
         fields.push(("author", quoted(author)));
     }
     fields.push(("created", format_time(r.created_at)));
+    place_fields(&mut fields, &r.folder, &r.tags);
     write(&fields, &r.text)
+}
+
+/// `folder` and `tags` where there are any (`tags` as stored: a JSON array,
+/// which YAML reads as a list).
+fn place_fields(fields: &mut Vec<(&str, String)>, folder: &str, tags: &str) {
+    if !folder.is_empty() {
+        fields.push(("folder", quoted(folder)));
+    }
+    if tags != "[]" && !tags.is_empty() {
+        fields.push(("tags", tags.to_owned()));
+    }
 }

@@ -1,6 +1,7 @@
 //! The YAML front matter quire reads and writes: a `---` block of `key: value`
-//! lines at the top of a file. quire understands its own keys and keeps every
-//! other line (tags, aliases, ...) verbatim, so nothing a file carried is lost.
+//! lines at the top of a file. quire understands its own keys (and `tags`, as
+//! a list, a flow list or a comma-separated string) and keeps every other line
+//! (aliases, ...) verbatim, so nothing a file carried is lost.
 
 /// Keys quire reads; any other key stays with the document's text.
 const KEYS: &[&str] = &[
@@ -13,6 +14,7 @@ const KEYS: &[&str] = &[
     "version",
     "rev",
     "author",
+    "folder",
 ];
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -26,6 +28,9 @@ pub struct Meta {
     pub version: Option<String>,
     pub rev: Option<String>,
     pub author: Option<String>,
+    pub folder: Option<String>,
+    /// The `tags` key's items, as written.
+    pub tags: Option<Vec<String>>,
     /// Lines of keys quire does not use, each with its `\n`, in file order.
     pub extra: String,
 }
@@ -41,6 +46,7 @@ impl Meta {
             "updated" => &mut self.updated,
             "version" => &mut self.version,
             "rev" => &mut self.rev,
+            "folder" => &mut self.folder,
             _ => &mut self.author,
         };
         *slot = Some(value);
@@ -92,8 +98,23 @@ pub fn split(text: &str) -> (Meta, &str) {
         return (Meta::default(), text);
     };
     let mut meta = Meta::default();
-    for line in lines.split_inclusive('\n') {
+    let all: Vec<&str> = lines.split_inclusive('\n').collect();
+    let mut at = 0;
+    while let Some(line) = all.get(at) {
+        at += 1;
         let bare = line.trim_end_matches('\n');
+        if top_level_key(bare) == Some("tags") && meta.tags.is_none() {
+            let items: Vec<&str> = all[at..]
+                .iter()
+                .map(|l| l.trim_end_matches('\n'))
+                .take_while(|l| l.starts_with([' ', '\t', '-']))
+                .collect();
+            if let Some(tags) = tag_list(&bare[5..], &items) {
+                meta.tags = Some(tags);
+                at += items.len();
+                continue;
+            }
+        }
         let value = top_level_key(bare)
             .filter(|key| KEYS.contains(key))
             .and_then(|key| Some((key, scalar(&bare[key.len() + 1..])?)));
@@ -107,6 +128,35 @@ pub fn split(text: &str) -> (Meta, &str) {
         }
     }
     (meta, body)
+}
+
+/// The items of a `tags` key: `[a, "b"]`, `a, b`, `a b`, or (with nothing
+/// after the colon) the `- item` lines that follow. `None` for anything else,
+/// which is then kept as it is.
+fn tag_list(value: &str, following: &[&str]) -> Option<Vec<String>> {
+    let value = value.trim();
+    if value.is_empty() {
+        return following
+            .iter()
+            .map(|l| l.trim_start().strip_prefix("- ").and_then(scalar))
+            .collect();
+    }
+    if let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        if let Ok(items) = serde_json::from_str::<Vec<String>>(value) {
+            return Some(items);
+        }
+        if inner.contains(['"', '\'', '[', '{']) {
+            return None;
+        }
+        return Some(inner.split(',').map(|t| t.trim().to_owned()).collect());
+    }
+    let plain = scalar(value)?;
+    let items: Vec<String> = if plain.contains(',') {
+        plain.split(',').map(|t| t.trim().to_owned()).collect()
+    } else {
+        plain.split_whitespace().map(str::to_owned).collect()
+    };
+    (following.is_empty()).then_some(items)
 }
 
 /// The body quire stores for an imported file: its text after the front matter,
@@ -164,16 +214,40 @@ mod tests {
 
     #[test]
     fn quire_keys_are_read_and_other_lines_kept() {
-        let text = "---\ntitle: \"A \\\"quoted\\\" title\"\ntags:\n  - one\n  - two\nversion: 3\n---\n# Body\n";
+        let text = "---\ntitle: \"A \\\"quoted\\\" title\"\naliases:\n  - one\n  - two\nversion: 3\n---\n# Body\n";
         let (meta, body) = split(text);
         assert_eq!(meta.title.as_deref(), Some("A \"quoted\" title"));
         assert_eq!(meta.version.as_deref(), Some("3"));
-        assert_eq!(meta.extra, "tags:\n  - one\n  - two\n");
+        assert_eq!(meta.extra, "aliases:\n  - one\n  - two\n");
         assert_eq!(body, "# Body\n");
         assert_eq!(
             stored_body(&meta, body),
-            "---\ntags:\n  - one\n  - two\n---\n# Body\n"
+            "---\naliases:\n  - one\n  - two\n---\n# Body\n"
         );
+    }
+
+    #[test]
+    fn tags_are_read_in_each_way_they_are_written_and_odd_ones_kept_as_text() {
+        let tags = |text: &str| split(text).0.tags;
+        let want = Some(vec!["garden".to_owned(), "to do".to_owned()]);
+        assert_eq!(tags("---\ntags:\n  - garden\n  - \"to do\"\n---\n"), want);
+        assert_eq!(tags("---\ntags: [garden, to do]\n---\n"), want);
+        assert_eq!(tags("---\ntags: [\"garden\",\"to do\"]\n---\n"), want);
+        assert_eq!(tags("---\ntags: garden, to do\n---\n"), want);
+        assert_eq!(
+            tags("---\ntags: garden seeds\n---\n"),
+            Some(vec!["garden".to_owned(), "seeds".to_owned()])
+        );
+        let (meta, _) = split("---\ntags: {a: b}\n---\n");
+        assert_eq!((meta.tags, meta.extra.as_str()), (None, "tags: {a: b}\n"));
+        let written = write(
+            &[(
+                "tags",
+                crate::documents::place::tags_json(&want.clone().unwrap()),
+            )],
+            "x",
+        );
+        assert_eq!(tags(&written), want);
     }
 
     #[test]

@@ -5,13 +5,13 @@
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::AppState;
+pub use super::api_types::{DocInput, DocJson, ErrorJson, ListJson, StaleJson, SummaryJson};
+use super::api_types::{doc_response, etag};
 use super::params::{ListQuery, actor};
 use super::session::CurrentUser;
-use crate::documents::{self, DocError, DocId, Document, Summary, Valid};
+use crate::documents::{self, DocError, DocId};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -63,107 +63,11 @@ impl From<DocError> for ApiError {
     }
 }
 
-fn etag(version: i64) -> String {
-    format!("\"{version}\"")
-}
-
 fn parse_id(raw: &str) -> Result<DocId, ApiError> {
     DocId::parse(raw).ok_or(ApiError::Status(
         StatusCode::NOT_FOUND,
         "No such document.".into(),
     ))
-}
-
-/// A document: its Markdown text and its version.
-#[derive(Serialize, ToSchema)]
-#[schema(as = Document)]
-pub struct DocJson<'a> {
-    /// The document's id, as in its address.
-    #[schema(min_length = 26, max_length = 26)]
-    id: &'a str,
-    title: &'a str,
-    /// Markdown.
-    body: &'a str,
-    /// Moves by one with every save; sent back in `If-Match` to save over it.
-    #[schema(minimum = 1)]
-    version: i64,
-    /// Milliseconds since 1970-01-01 UTC.
-    created_at: i64,
-    /// Milliseconds since 1970-01-01 UTC.
-    updated_at: i64,
-}
-
-fn doc_response(status: StatusCode, d: &Document) -> HttpResponse {
-    HttpResponse::build(status)
-        .insert_header((header::ETAG, etag(d.version)))
-        .json(DocJson {
-            id: &d.id,
-            title: &d.title,
-            body: &d.body,
-            version: d.version,
-            created_at: d.created_at,
-            updated_at: d.updated_at,
-        })
-}
-
-/// A document in a list: no text.
-#[derive(Serialize, ToSchema)]
-#[schema(as = DocumentSummary)]
-pub struct SummaryJson<'a> {
-    #[schema(min_length = 26, max_length = 26)]
-    id: &'a str,
-    title: &'a str,
-    /// The text's size in bytes.
-    #[schema(minimum = 0)]
-    size: i64,
-    /// Milliseconds since 1970-01-01 UTC.
-    updated_at: i64,
-}
-
-/// A page of the documents the token's user may read.
-#[derive(Serialize, ToSchema)]
-#[schema(as = DocumentList)]
-pub struct ListJson<'a> {
-    documents: Vec<SummaryJson<'a>>,
-    /// How many documents the list holds, on every page.
-    #[schema(minimum = 0)]
-    total: i64,
-    /// True when a next page has more.
-    more: bool,
-}
-
-/// What a refused request is told.
-#[derive(Serialize, ToSchema)]
-#[schema(as = Error)]
-pub struct ErrorJson {
-    /// What went wrong, and what to do about it.
-    error: String,
-}
-
-/// A save over a version that is no longer the document's.
-#[derive(Serialize, ToSchema)]
-#[schema(as = Stale)]
-pub struct StaleJson {
-    error: String,
-    /// The document's version now (also in the `ETag` header).
-    current_version: i64,
-}
-
-/// A document as it is to be: a new one, or a save over the version in `If-Match`.
-#[derive(Deserialize, ToSchema)]
-#[schema(as = DocumentInput)]
-pub struct DocInput {
-    /// At most 200 characters; leading and trailing spaces are dropped, and at
-    /// least one visible character must remain (not a space, a control or
-    /// format character, or another invisible one).
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"[^\s\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]"
-    )]
-    title: String,
-    /// Markdown, at most the server's `QUIRE_MAX_DOC_BYTES` (413 over it).
-    body: String,
 }
 
 #[utoipa::path(
@@ -186,17 +90,11 @@ pub async fn api_list(
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = query.page();
-    let (rows, total) =
-        documents::list(&state.db, page, query.listing(), Some(actor(&user))).await?;
-    let documents = rows
-        .iter()
-        .map(|s: &Summary| SummaryJson {
-            id: &s.id,
-            title: &s.title,
-            size: s.size,
-            updated_at: s.updated_at,
-        })
-        .collect();
+    let listing = query
+        .listing()
+        .map_err(|e| ApiError::Status(StatusCode::BAD_REQUEST, e))?;
+    let (rows, total) = documents::list(&state.db, page, &listing, Some(actor(&user))).await?;
+    let documents = rows.iter().map(SummaryJson::of).collect();
     Ok(HttpResponse::Ok().json(ListJson {
         documents,
         total,
@@ -234,7 +132,7 @@ pub async fn api_create(
     user: CurrentUser,
     input: web::Json<DocInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let valid = Valid::parse(&input.title, &input.body, state.config.max_doc_bytes)?;
+    let valid = input.valid(state.config.max_doc_bytes)?;
     let doc = documents::create(&state.db, valid, Some(actor(&user))).await?;
     let mut res = doc_response(StatusCode::CREATED, &doc);
     res.headers_mut().insert(
@@ -334,7 +232,7 @@ pub async fn api_update(
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
     let base = if_match(&req)?;
-    let valid = Valid::parse(&input.title, &input.body, state.config.max_doc_bytes)?;
+    let valid = input.valid(state.config.max_doc_bytes)?;
     let doc = documents::update(&state.db, &id, base, valid, Some(actor(&user))).await?;
     Ok(doc_response(StatusCode::OK, &doc))
 }

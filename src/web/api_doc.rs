@@ -13,8 +13,8 @@ use serde_json::Value;
 use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use super::api;
 use super::pages;
+use super::{api, api_places};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -26,7 +26,15 @@ use super::pages;
             and come back in `If-Match`: a save over a version that is no longer current \
             is refused with 412 and changes nothing.",
     ),
-    paths(api::api_list, api::api_create, api::api_get, api::api_update, api::api_delete),
+    paths(
+        api::api_list,
+        api::api_create,
+        api::api_get,
+        api::api_update,
+        api::api_delete,
+        api_places::api_folders,
+        api_places::api_tags
+    ),
     modifiers(&Bearer),
     security(("bearer" = [])),
     tags((name = "documents", description = "Documents: Markdown text with a version")),

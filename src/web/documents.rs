@@ -5,8 +5,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
 use super::form::FormData;
-use super::list_page::ListPartial;
+use super::list_page::{ListPartial, Places};
 use super::pages::{self, DocView, EditForm, EditPartial, Row, ShowPartial};
+use super::place_fields::{PlaceFields, placed};
 use super::session::{CurrentUser, PageView};
 use super::{AppState, done};
 use crate::documents::{self, DocError, DocId, Valid};
@@ -19,26 +20,55 @@ pub async fn document_list(
     user: CurrentUser,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let (page, listing) = (query.page(), query.listing());
-    let (rows, total) = documents::list(&state.db, page, listing, Some(actor(&user))).await?;
+    let page = query.page();
+    let listing = query.listing().map_err(AppError::BadRequest)?;
+    let who = Some(actor(&user));
+    let ((rows, total), places) = futures_util::future::try_join(
+        documents::list(&state.db, page, &listing, who),
+        documents::places(&state.db, who),
+    )
+    .await?;
     let partial = ListPartial::new(
         rows.iter().map(|r| Row::seen_by(r, user.0.id)).collect(),
         page,
         total,
-        listing,
+        &listing,
+        Places {
+            folders: places.0,
+            tags: places.1,
+        },
     );
     Ok(pages::fragment(StatusCode::OK, "Documents", &partial))
 }
 
-pub async fn document_new(state: web::Data<AppState>) -> HttpResponse {
+#[derive(Deserialize)]
+pub struct NewQuery {
+    /// The folder to offer (a "New document" link from a folder's list).
+    folder: Option<String>,
+}
+
+pub async fn document_new(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<NewQuery>,
+) -> Result<HttpResponse, AppError> {
+    let folders = documents::folders(&state.db, Some(actor(&user))).await?;
+    let folder = query.folder.as_deref().map(documents::place::folder_path);
     let form = EditForm {
         id: None,
         title: String::new(),
         body: String::new(),
         version: 1,
         cap: state.config.max_doc_bytes,
+        place: Some(
+            PlaceFields {
+                folder: folder.and_then(Result::ok).unwrap_or_default(),
+                ..PlaceFields::default()
+            }
+            .offering(folders),
+        ),
     };
-    pages::fragment(
+    Ok(pages::fragment(
         StatusCode::OK,
         "New document",
         &EditPartial {
@@ -47,7 +77,7 @@ pub async fn document_new(state: web::Data<AppState>) -> HttpResponse {
             draft: None,
             preview: None,
         },
-    )
+    ))
 }
 
 /// The user's submission as the editor will show it again if it is refused.
@@ -58,6 +88,7 @@ fn submitted(form: &FormData, id: Option<&DocId>, cap: usize) -> Result<EditForm
         body: form.require("body")?.to_owned(),
         version: if id.is_some() { form.version()? } else { 1 },
         cap,
+        place: PlaceFields::sent(form.get("folder"), form.get("tags")),
     })
 }
 
@@ -68,7 +99,9 @@ pub async fn document_create(
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
     let mine = submitted(&form, None, state.config.max_doc_bytes)?;
-    let valid = match Valid::parse(&mine.title, &mine.body, mine.cap) {
+    let valid = match Valid::parse(&mine.title, &mine.body, mine.cap)
+        .and_then(|v| placed(v, mine.place.as_ref()))
+    {
         Ok(v) => v,
         Err(e) => return Err(AppError::from_doc(e, mine)),
     };
@@ -123,7 +156,12 @@ pub async fn document_edit(
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
     }
-    let draft = documents::drafts::offer(&state.db, &doc, actor(&user)).await?;
+    let (draft, folders) = futures_util::future::try_join(
+        documents::drafts::offer(&state.db, &doc, actor(&user)),
+        documents::folders(&state.db, Some(actor(&user))),
+    )
+    .await?;
+    let place = Some(PlaceFields::of(&doc).offering(folders));
     let restore = query.draft.as_deref() == Some("restore");
     let note = draft
         .as_ref()
@@ -137,6 +175,7 @@ pub async fn document_edit(
             body: d.body,
             version: d.base_version,
             cap: state.config.max_doc_bytes,
+            place,
         },
         _ => EditForm {
             id: Some(doc.id),
@@ -144,6 +183,7 @@ pub async fn document_edit(
             body: doc.body,
             version: doc.version,
             cap: state.config.max_doc_bytes,
+            place,
         },
     };
     Ok(pages::fragment(
@@ -176,7 +216,9 @@ pub async fn document_update(
             form: Box::new(mine),
         });
     }
-    let saved = match Valid::parse(&mine.title, &mine.body, mine.cap) {
+    let saved = match Valid::parse(&mine.title, &mine.body, mine.cap)
+        .and_then(|v| placed(v, mine.place.as_ref()))
+    {
         Ok(valid) => {
             let who = Some(actor(&user));
             documents::save(&state.db, &id, mine.version, valid, mine.cap, who).await

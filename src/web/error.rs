@@ -244,6 +244,7 @@ mod tests {
                 body: "b".into(),
                 version: 1,
                 cap: 10,
+                place: None,
             };
             let in_form = AppError::from_doc(make(), form).status_code();
             let on_button = AppError::from(make()).status_code();

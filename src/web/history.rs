@@ -21,6 +21,8 @@ pub struct RevRow {
     pub summary: String,
     pub author: String,
     pub current: bool,
+    /// What it did to the folder and tags, where the page knows.
+    pub moved: Option<String>,
 }
 
 impl RevRow {
@@ -41,6 +43,7 @@ impl RevRow {
             summary,
             author: r.author.clone().unwrap_or_default(),
             current: r.rev == current_version,
+            moved: None,
         }
     }
 }
@@ -109,12 +112,21 @@ pub async fn document_history(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let page = query.into_inner().page();
-    let (doc, revs, more) = documents::history(&state.db, &id, page, Some(actor(&user))).await?;
+    let (doc, revs, earlier) = documents::history(&state.db, &id, page, Some(actor(&user))).await?;
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
     }
+    let more = earlier.is_some();
+    let rows = revs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| RevRow {
+            moved: documents::place_change(r, revs.get(i + 1).or(earlier.as_ref())),
+            ..RevRow::new(r, doc.version)
+        })
+        .collect();
     let partial = HistoryPartial {
-        rows: revs.iter().map(|r| RevRow::new(r, doc.version)).collect(),
+        rows,
         id: doc.id,
         title: doc.title,
         page,

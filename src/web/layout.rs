@@ -61,6 +61,7 @@ fn flash(query: &str) -> Option<&'static str> {
         "trashed" => "Moved to the trash. You can restore it from the trash.",
         "restored" => "Restored from the trash.",
         "emptied" => "The trash is empty.",
+        "folder-renamed" => super::folders::FOLDER_RENAMED,
         "signed-out" => "Signed out.",
         _ => return None,
     })

@@ -3,7 +3,9 @@
 
 use askama::Template;
 
+use super::folder_tree::{self, Step};
 use super::pages::Row;
+pub use crate::db::documents::listing::encoded;
 use crate::documents::Listing;
 
 #[derive(Template)]
@@ -20,11 +22,32 @@ pub struct ListPartial {
     pub sort: &'static str,
     pub order: &'static str,
     pub owner: &'static str,
+    /// The folder and tag the list is narrowed to; empty for none.
+    pub folder: String,
+    pub tag: String,
+    /// The sort and owner filter alone, for the folder and tag links (which
+    /// set those two afresh).
+    pub keep_sort: String,
+    /// The folder tree, drawn step by step.
+    pub tree: Vec<Step>,
+    /// The tags of what the reader may read, most used first, with counts.
+    pub tags: Vec<(String, i64)>,
+}
+
+/// The folders and tags the list page shows beside the documents.
+pub struct Places {
+    pub folders: Vec<(String, i64)>,
+    pub tags: Vec<(String, i64)>,
 }
 
 impl ListPartial {
-    pub fn new(rows: Vec<Row>, page: i64, total: i64, listing: Listing) -> Self {
+    pub fn new(rows: Vec<Row>, page: i64, total: i64, listing: &Listing, places: Places) -> Self {
         let last = (total.max(1) - 1) / crate::documents::PAGE_SIZE + 1;
+        let sort_only = Listing {
+            folder: None,
+            tag: None,
+            ..listing.clone()
+        };
         Self {
             rows,
             page,
@@ -35,7 +58,32 @@ impl ListPartial {
             sort: listing.sort.as_str(),
             order: listing.order.map_or("", |o| o.as_str()),
             owner: listing.owner.map_or("", |o| o.as_str()),
+            folder: listing.folder.clone().unwrap_or_default(),
+            tag: listing.tag.clone().unwrap_or_default(),
+            keep_sort: sort_only.query(),
+            tree: folder_tree::steps(&places.folders, listing.folder.as_deref()),
+            tags: places.tags,
         }
+    }
+
+    /// The query of a link to `folder`, keeping the sort and tag.
+    pub fn in_folder(&self, folder: &str) -> String {
+        let mut q = self.keep_sort.clone();
+        q.push_str(&format!("folder={}&", encoded(folder)));
+        if !self.tag.is_empty() {
+            q.push_str(&format!("tag={}&", encoded(&self.tag)));
+        }
+        q
+    }
+
+    /// The query of a link to `tag`, keeping the sort and folder.
+    pub fn with_tag(&self, tag: &str) -> String {
+        let mut q = self.keep_sort.clone();
+        if !self.folder.is_empty() {
+            q.push_str(&format!("folder={}&", encoded(&self.folder)));
+        }
+        q.push_str(&format!("tag={}&", encoded(tag)));
+        q
     }
 }
 

@@ -6,6 +6,8 @@ pub mod admin;
 pub mod admin_user;
 pub mod api;
 pub mod api_doc;
+pub mod api_places;
+mod api_types;
 pub mod assets;
 pub mod auth;
 pub mod cache;
@@ -16,6 +18,8 @@ pub mod documents;
 pub mod drafts;
 pub mod drain;
 pub mod error;
+mod folder_tree;
+pub mod folders;
 pub mod form;
 pub mod health;
 pub mod history;
@@ -28,6 +32,7 @@ pub mod multipart;
 pub mod observe;
 pub mod pages;
 pub mod params;
+mod place_fields;
 pub mod preview;
 pub mod resume;
 pub mod search;
@@ -70,8 +75,9 @@ pub fn done(req: &HttpRequest, path: &str, code: &str, message: &'static str) ->
             ))
             .finish()
     } else {
+        let sep = if path.contains('?') { '&' } else { '?' };
         HttpResponse::SeeOther()
-            .insert_header((header::LOCATION, format!("{path}?m={code}")))
+            .insert_header((header::LOCATION, format!("{path}{sep}m={code}")))
             .finish()
     }
 }

@@ -6,6 +6,7 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
+use super::place_fields::PlaceFields;
 use crate::documents::{self, Document, Summary};
 
 /// A rendered partial waiting for the layout middleware to finish the response.
@@ -49,6 +50,8 @@ pub struct EditForm {
     pub body: String,
     pub version: i64,
     pub cap: usize,
+    /// The folder and tags fields; `None` leaves them out (the save keeps them).
+    pub place: Option<PlaceFields>,
 }
 
 /// Errors carrying a form are logged with their `Debug`: sizes, never the
@@ -102,6 +105,16 @@ pub struct DocView {
     pub owner: Option<String>,
     /// Who else sees it, shown to the owner ("shared with 2 people").
     pub sharing: Option<String>,
+    /// Its folder from the root down: (name, path) each.
+    pub crumbs: Vec<(String, String)>,
+    pub tags: Vec<String>,
+}
+
+impl DocView {
+    /// A value as a link's query parameter carries it.
+    pub fn encoded(&self, value: &str) -> String {
+        crate::db::documents::listing::encoded(value)
+    }
 }
 
 /// Who besides the owner sees a document, in a few words; `None` when nobody does.
@@ -144,6 +157,8 @@ impl From<&Document> for DocView {
             updated: fmt_time(d.updated_at),
             updated_iso: iso_time(d.updated_at),
             size: documents::human_size(d.body.len()),
+            crumbs: documents::place::breadcrumbs(&d.folder),
+            tags: d.tags.clone(),
         }
     }
 }
@@ -158,6 +173,9 @@ pub struct Row {
     pub owner: Option<String>,
     /// Who else sees it, on the viewer's own documents.
     pub sharing: Option<String>,
+    /// Its folder (empty for the root) and tags, where the listing read them.
+    pub folder: String,
+    pub tags: Vec<String>,
 }
 
 impl Row {
@@ -187,6 +205,8 @@ impl From<&Summary> for Row {
             size: documents::human_size(s.size.max(0) as usize),
             owner: None,
             sharing: None,
+            folder: s.folder.clone(),
+            tags: s.tag_list().into_iter().map(str::to_owned).collect(),
         }
     }
 }
@@ -307,6 +327,7 @@ mod log_tests {
                 body: "private words".into(),
                 version: 1,
                 cap: 10,
+                place: None,
             }),
         };
         let logged = format!("{err:?} {err}");

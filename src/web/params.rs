@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer};
 
 use super::session::CurrentUser;
-use crate::documents::{Actor, DocId, Listing, Order, Owner, Sort};
+use crate::documents::{Actor, DocId, Listing, Order, Owner, Sort, place};
 use crate::web::error::AppError;
 
 #[derive(Deserialize)]
@@ -38,6 +38,13 @@ pub struct ListQuery {
     #[serde(default, deserialize_with = "empty_as_none")]
     #[param(inline)]
     owner: Option<Owner>,
+    /// Only documents in this folder (a path such as `Projects/Garden`) and
+    /// the folders under it.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    folder: Option<String>,
+    /// Only documents with this tag (case aside).
+    #[serde(default, deserialize_with = "empty_as_none")]
+    tag: Option<String>,
 }
 
 impl ListQuery {
@@ -45,12 +52,25 @@ impl ListQuery {
         self.page.unwrap_or(1).max(1)
     }
 
-    pub fn listing(&self) -> Listing {
-        Listing {
+    /// The listing asked for, or why a folder or tag cannot be one.
+    pub fn listing(&self) -> Result<Listing, String> {
+        let folder = match self.folder.as_deref().map(place::folder_path) {
+            Some(Ok(path)) => Some(path).filter(|p| !p.is_empty()),
+            Some(Err(e)) => return Err(e.to_string()),
+            None => None,
+        };
+        let tag = match self.tag.as_deref().map(place::tag_name) {
+            Some(Ok(tag)) => tag,
+            Some(Err(e)) => return Err(e.to_string()),
+            None => None,
+        };
+        Ok(Listing {
             sort: self.sort.unwrap_or_default(),
             order: self.order,
             owner: self.owner,
-        }
+            folder,
+            tag,
+        })
     }
 }
 

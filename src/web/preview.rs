@@ -55,6 +55,7 @@ pub async fn preview(
         title: form.get("title").unwrap_or_default().to_owned(),
         body,
         cap,
+        place: super::place_fields::PlaceFields::sent(form.get("folder"), form.get("tags")),
     };
     let title = if edit.id.is_some() {
         "Edit document"

@@ -206,6 +206,8 @@ fn last_sqlite_migration() -> (String, Vec<String>) {
             .expect("a name");
         made.push(format!("DROP {kind} {name}"));
     }
+    // Undone last first: what refers to a new column goes before the column.
+    made.reverse();
     // A migration that only changes rows (creates nothing) runs again as it is.
     (version, made)
 }

@@ -7,6 +7,8 @@ mod documents;
 mod drafts;
 mod drafts_access;
 mod faults;
+mod folder_search;
+mod folders_tags;
 mod helpers;
 mod history;
 mod htmx;

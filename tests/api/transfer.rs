@@ -98,8 +98,18 @@ async fn export_import_export_gives_the_same_zip_byte_for_byte_with_history() {
         2,
     )
     .await;
-    app.save(&a, "Recipes & more", "# Bread\n\nflour, water\n", 3)
-        .await; // an old text again
+    // Moved and tagged at the last save: the history keeps where it was.
+    app.post_form(
+        &format!("/d/{a}"),
+        &[
+            ("title", "Recipes & more"),
+            ("body", "# Bread\n\nflour, water\n"), // an old text again
+            ("version", "3"),
+            ("folder", "Kitchen/Bread"),
+            ("tags", "baking, Family"),
+        ],
+    )
+    .await;
     let b = app
         .create_document("日本語 \"notes\"", "---\ntags: [a, b]\n---\n検索 text\n")
         .await;
@@ -156,15 +166,69 @@ async fn export_import_export_gives_the_same_zip_byte_for_byte_with_history() {
         "{doc}"
     );
     assert!(
-        doc.contains("version: 4\n---\n# Bread\n\nflour, water\n"),
+        doc.contains("version: 4\nfolder: \"Kitchen/Bread\"\ntags: [\"baking\",\"family\"]\n---\n# Bread\n\nflour, water\n"),
         "{doc}"
     );
+    let (name, _) = files.iter().find(|(n, _)| n.contains(&a)).unwrap();
+    assert!(
+        name.starts_with("documents/Kitchen/Bread/recipes-more-"),
+        "{name}"
+    );
+    let rev4 = &files[&format!("history/{a}/000004.md")];
+    assert!(rev4.contains("folder: \"Kitchen/Bread\""), "{rev4}");
     let rev2 = &files[&format!("history/{a}/000002.md")];
+    assert!(
+        !rev2.contains("folder:") && !rev2.contains("tags:"),
+        "{rev2}"
+    );
     assert!(rev2.contains("author: \"alice\"") && rev2.ends_with("flour, water, salt\n"));
     let manifest: serde_json::Value = serde_json::from_str(&files["manifest.json"]).unwrap();
     assert_eq!(manifest["documents"], 3);
     assert_eq!(manifest["revisions"], 6);
     assert_eq!(manifest["files"].as_array().unwrap().len(), 9);
+}
+
+#[tokio::test]
+async fn a_vault_keeps_its_folders_and_front_matter_tags() {
+    let app = spawn_app().await;
+    let zip = make_zip(&[
+        (
+            "Projects/Garden/tomatoes.md",
+            b"---\ntags:\n  - garden\n  - Summer\naliases: [toms]\n---\nRed.\n",
+        ),
+        ("Projects/plan.md", b"---\ntags: work, q3\n---\n# Plan\n"),
+        ("inbox.md", b"loose\n"),
+    ]);
+    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(html.contains("Imported 3 documents"), "{html}");
+    let (_, list) = app.get_text("/?folder=Projects").await;
+    assert!(
+        list.contains(">tomatoes<") && list.contains(">Plan<"),
+        "{list}"
+    );
+    assert!(!list.contains(">inbox<"), "{list}");
+    let (_, list) = app.get_text("/?tag=summer").await;
+    assert!(
+        list.contains(">tomatoes<") && !list.contains(">Plan<"),
+        "{list}"
+    );
+    let (_, list) = app.get_text("/?folder=Projects/Garden&tag=garden").await;
+    assert!(list.contains("1 document in Projects/Garden"), "{list}");
+    // The tags left the text; the other front matter stays in it.
+    let (_, list) = app.get_text("/?folder=Projects/Garden").await;
+    let id = list
+        .split("<a href=\"/d/")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let (_, edit) = app.get_text(&format!("/d/{id}/edit")).await;
+    assert!(
+        edit.contains("aliases: [toms]") && !edit.contains("  - garden"),
+        "{edit}"
+    );
 }
 
 #[tokio::test]

@@ -212,3 +212,31 @@ test('without JavaScript: emptying the trash asks on a page first', async () => 
   assert.equal(await page.getByText(title).count(), 0);
   await page.close();
 });
+
+test('without JavaScript: a document put in a folder with tags is found through the folder tree and its tag', async () => {
+  const page = await context.newPage();
+  const title = unique('Filed away');
+  const folder = `Garden ${process.pid}/Seeds`;
+  await page.goto('/new');
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Folder').fill(folder);
+  await page.getByLabel('Tags').fill(`Sow${process.pid}, spring`);
+  await editorBody(page).fill('Tomatoes go in after the frost.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await banner(page, 'Created.').waitFor();
+
+  // Breadcrumbs lead to the folder's list, whose tree is open along the path.
+  const crumbs = page.getByRole('navigation', { name: 'Folder' });
+  await crumbs.getByRole('link', { name: `Garden ${process.pid}` }).click();
+  await page.getByRole('heading', { level: 1, name: `Garden ${process.pid}` }).waitFor();
+  const tree = page.getByRole('navigation', { name: 'Folders' });
+  assert.equal(await tree.getByRole('link', { name: 'Seeds' }).isVisible(), true);
+  await page.locator('ol.docs').getByRole('link', { name: title }).waitFor();
+
+  // The tag on the list narrows to it; the count says how many.
+  await page.locator('ol.docs a.tag', { hasText: `sow${process.pid}` }).click();
+  await page.getByText(/^1 document in Garden \d+ tagged/).waitFor();
+  await page.locator('ol.docs').getByRole('link', { name: title }).click();
+  await page.getByRole('link', { name: 'spring' }).waitFor();
+  await page.close();
+});

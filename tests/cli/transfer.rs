@@ -109,9 +109,16 @@ fn folder_import_takes_titles_from_front_matter_then_heading_then_file_name() {
         .find(|t| t.contains("From front matter"))
         .unwrap();
     assert!(
-        a.contains("tags: [x, y]\n"),
-        "other front matter is kept: {a}"
+        a.contains("tags: [\"x\",\"y\"]\n"),
+        "the tags are read, and written back as a list: {a}"
     );
+    // A file keeps the folders it sat in.
+    let (name, b) = files
+        .iter()
+        .find(|(_, t)| t.contains("From the heading"))
+        .unwrap();
+    assert!(name.starts_with("documents/deep/er/"), "{name}");
+    assert!(b.contains("folder: \"deep/er\"\n"), "{b}");
     let notes = files.values().find(|t| t.contains("my notes")).unwrap();
     assert!(
         notes.ends_with("---\nno heading here\n"),

@@ -21,8 +21,10 @@ pub struct Table {
 /// Tables the copy leaves alone: `quire_settings` holds what quire writes from
 /// its configuration at every start, the record of schema steps (`seaql_migrations`,
 /// and `_sqlx_migrations` from older releases) is each engine's own, and SQLite's
-/// `search_queue` is indexing work the target makes for itself as rows arrive.
+/// `search_queue` is indexing work the target makes for itself as rows arrive;
+/// `document_tags` is made by the target's triggers from each document's tags.
 pub const NOT_COPIED: &[&str] = &[
+    "document_tags",
     "quire_settings",
     "_sqlx_migrations",
     "seaql_migrations",

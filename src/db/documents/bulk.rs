@@ -17,6 +17,9 @@ pub struct Prepared {
     pub owner_id: Option<i64>,
     pub visibility: String,
     pub cjk: String,
+    pub folder: String,
+    /// A JSON array.
+    pub tags: String,
     pub texts: Vec<TextRow>,
     pub revs: Vec<RevRow>,
 }
@@ -53,6 +56,9 @@ pub struct RevRow {
     pub removed: i64,
     pub author: Option<String>,
     pub created_at: i64,
+    pub folder: String,
+    /// A JSON array.
+    pub tags: String,
 }
 
 /// Which of `ids` are already taken.
@@ -104,8 +110,8 @@ pub async fn insert(
         let sql = insert_sql(
             "documents",
             "seq, id, title, size, body, html, html_z, render_version, version, \
-             created_at, updated_at, cjk, owner_id, visibility",
-            14,
+             created_at, updated_at, cjk, owner_id, visibility, folder, tags",
+            16,
             chunk.len(),
         );
         let mut q = crate::db::query(sql);
@@ -124,7 +130,9 @@ pub async fn insert(
                 .bind(d.updated_at)
                 .bind(&d.cjk)
                 .bind(d.owner_id)
-                .bind(&d.visibility);
+                .bind(&d.visibility)
+                .bind(&d.folder)
+                .bind(&d.tags);
         }
         q.execute(conn).await?;
     }
@@ -160,8 +168,8 @@ pub async fn insert(
     for chunk in revs.chunks(ROWS_PER_INSERT * 2) {
         let sql = insert_sql(
             "revisions",
-            "doc_seq, rev, title, text_hash, size, added, removed, author, created_at",
-            9,
+            "doc_seq, rev, title, text_hash, size, added, removed, author, created_at, folder, tags",
+            11,
             chunk.len(),
         );
         let mut q = crate::db::query(sql);
@@ -175,7 +183,9 @@ pub async fn insert(
                 .bind(r.added)
                 .bind(r.removed)
                 .bind(&r.author)
-                .bind(r.created_at);
+                .bind(r.created_at)
+                .bind(&r.folder)
+                .bind(&r.tags);
         }
         q.execute(conn).await?;
     }

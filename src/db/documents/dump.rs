@@ -9,7 +9,7 @@ use super::revisions::decompress;
 /// A stored text: hash, base hash, raw size, compressed data.
 type TextRow = (Vec<u8>, Option<Vec<u8>>, i64, Vec<u8>);
 /// A revision: rev, title, author, created_at, text hash.
-type RevRow = (i64, String, Option<String>, i64, Vec<u8>);
+type RevRow = (i64, String, Option<String>, i64, Vec<u8>, String, String);
 
 #[derive(Debug, Clone)]
 pub struct DumpDoc {
@@ -22,6 +22,9 @@ pub struct DumpDoc {
     pub updated_at: i64,
     pub owner: Option<String>,
     pub visibility: String,
+    pub folder: String,
+    /// A JSON array.
+    pub tags: String,
 }
 crate::db::from_row!(DumpDoc {
     seq,
@@ -32,7 +35,9 @@ crate::db::from_row!(DumpDoc {
     created_at,
     updated_at,
     owner,
-    visibility
+    visibility,
+    folder,
+    tags
 });
 
 #[derive(Debug, Clone)]
@@ -42,6 +47,9 @@ pub struct DumpRevision {
     pub author: Option<String>,
     pub created_at: i64,
     pub text: String,
+    pub folder: String,
+    /// A JSON array.
+    pub tags: String,
 }
 
 /// How many live documents the viewer may read (what `page` will go through).
@@ -67,7 +75,7 @@ pub async fn page(
 ) -> Result<Vec<DumpDoc>, crate::db::Error> {
     crate::db::query_as(format!(
         "SELECT d.seq, d.id, d.title, d.body, d.version, d.created_at, d.updated_at,
-                u.username AS owner, d.visibility
+                u.username AS owner, d.visibility, d.folder, d.tags
          FROM documents AS d LEFT JOIN users AS u ON u.id = d.owner_id
          WHERE d.deleted_at IS NULL AND d.id > $2 AND {}
          ORDER BY d.id LIMIT $3",
@@ -93,7 +101,7 @@ pub async fn history(
     .fetch_all(conn)
     .await?;
     let revs: Vec<RevRow> = crate::db::query_as(
-        "SELECT rev, title, author, created_at, text_hash FROM revisions
+        "SELECT rev, title, author, created_at, text_hash, folder, tags FROM revisions
          WHERE doc_seq = $1 ORDER BY rev",
     )
     .bind(doc_seq)
@@ -110,7 +118,7 @@ pub async fn history(
         texts.insert(hash, text);
     }
     revs.into_iter()
-        .map(|(rev, title, author, created_at, hash)| {
+        .map(|(rev, title, author, created_at, hash, folder, tags)| {
             let bytes = texts.get(&hash).ok_or(crate::db::not_found())?;
             let text =
                 String::from_utf8(bytes.clone()).map_err(|e| crate::db::internal(e.to_string()))?;
@@ -120,6 +128,8 @@ pub async fn history(
                 author,
                 created_at,
                 text,
+                folder,
+                tags,
             })
         })
         .collect()

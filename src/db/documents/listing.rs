@@ -33,12 +33,16 @@ pub enum Owner {
     Shared,
 }
 
-/// A list's sort, direction and filter.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A list's sort, direction and filters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Listing {
     pub sort: Sort,
     pub order: Option<Order>,
     pub owner: Option<Owner>,
+    /// Documents in this folder and the folders under it (a tidied path).
+    pub folder: Option<String>,
+    /// Documents with this tag (as quire keeps tags: lower case).
+    pub tag: Option<String>,
 }
 
 impl Listing {
@@ -63,8 +67,19 @@ impl Listing {
         if let Some(owner) = self.owner {
             q.push_str(&format!("owner={}&", owner.as_str()));
         }
+        if let Some(folder) = &self.folder {
+            q.push_str(&format!("folder={}&", encoded(folder)));
+        }
+        if let Some(tag) = &self.tag {
+            q.push_str(&format!("tag={}&", encoded(tag)));
+        }
         q
     }
+}
+
+/// A value as a query parameter carries it.
+pub fn encoded(value: &str) -> String {
+    percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
 
 impl Sort {
@@ -115,6 +130,12 @@ mod tests {
         };
         assert!(reversed.descending());
         assert_eq!(reversed.query(), "sort=title&order=desc&owner=shared&");
+        let narrowed = Listing {
+            folder: Some("A b/c&d".into()),
+            tag: Some("été".into()),
+            ..Listing::default()
+        };
+        assert_eq!(narrowed.query(), "folder=A%20b%2Fc%26d&tag=%C3%A9t%C3%A9&");
         assert_eq!(Listing::default().query(), "");
     }
 }

@@ -10,6 +10,7 @@ pub mod drafts;
 pub mod dump;
 mod html;
 pub mod listing;
+pub mod places;
 pub mod revisions;
 pub mod shares;
 mod store;
@@ -48,6 +49,9 @@ pub struct Document {
     pub shared_with: i64,
     /// The owner's name, where the query looked it up.
     pub owner_name: Option<String>,
+    /// A path such as `Projects/Garden`; empty for the root.
+    pub folder: String,
+    pub tags: Vec<String>,
 }
 
 impl crate::db::FromRow for Document {
@@ -78,8 +82,21 @@ impl crate::db::FromRow for Document {
             access: row.get_or_default("access")?,
             shared_with: row.get_or_default("shared_with")?,
             owner_name: row.get_or_default("owner_name")?,
+            folder: row.get_or_default("folder")?,
+            tags: tags_from_json(&row.get_or_default::<String>("tags")?),
         })
     }
+}
+
+/// Tags as the database stores them (a JSON array), read back; anything else
+/// reads as none.
+pub fn tags_from_json(json: &str) -> Vec<String> {
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+/// Tags as the database stores them.
+pub fn tags_json(tags: &[String]) -> String {
+    serde_json::to_string(tags).unwrap_or_else(|_| "[]".into())
 }
 
 /// For logs: which document and its sizes, never its text.
@@ -109,8 +126,21 @@ pub struct Summary {
     pub visibility: String,
     pub shared_with: i64,
     pub public_token: Option<String>,
+    /// Where the listing asked (the live list does).
+    pub folder: String,
+    /// The tags, comma-separated, where the listing asked.
+    pub tags: String,
 }
-crate::db::from_row!(Summary { id, title, size, updated_at, deleted_at } defaults { owner_id, owner_name, visibility, shared_with, public_token });
+crate::db::from_row!(Summary { id, title, size, updated_at, deleted_at } defaults { owner_id, owner_name, visibility, shared_with, public_token, folder, tags });
+
+impl Summary {
+    /// The tags one by one, in order.
+    pub fn tag_list(&self) -> Vec<&str> {
+        let mut tags: Vec<&str> = self.tags.split(',').filter(|t| !t.is_empty()).collect();
+        tags.sort_unstable();
+        tags
+    }
+}
 
 /// Columns a whole read leaves out: the search text (as long as the body, read by
 /// nobody) and the size (a listing's, derived from the body).

@@ -18,6 +18,9 @@ pub struct Revision {
     pub author: Option<String>,
     pub created_at: i64,
     pub text_hash: Vec<u8>,
+    /// The document's folder and tags (a JSON array) as this revision left them.
+    pub folder: String,
+    pub tags: String,
 }
 crate::db::from_row!(Revision {
     rev,
@@ -27,7 +30,9 @@ crate::db::from_row!(Revision {
     removed,
     author,
     created_at,
-    text_hash
+    text_hash,
+    folder,
+    tags
 });
 
 pub fn hash(text: &str) -> Vec<u8> {
@@ -183,8 +188,12 @@ pub async fn record_prepared(
         .await?;
     }
     crate::db::query(
-        "INSERT INTO revisions (doc_seq, rev, title, text_hash, size, added, removed, author, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        // The folder and tags are the document's, as the write before this one
+        // in the same transaction left them.
+        "INSERT INTO revisions
+             (doc_seq, rev, title, text_hash, size, added, removed, author, created_at, folder, tags)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, d.folder, d.tags FROM documents AS d
+         WHERE d.seq = $1",
     )
     .bind(new.doc_seq)
     .bind(new.rev)
@@ -200,7 +209,8 @@ pub async fn record_prepared(
     Ok(())
 }
 
-const REVISION_COLUMNS: &str = "rev, title, size, added, removed, author, created_at, text_hash";
+const REVISION_COLUMNS: &str =
+    "rev, title, size, added, removed, author, created_at, text_hash, folder, tags";
 
 pub async fn list(
     ex: &impl crate::db::Conn,

@@ -22,6 +22,9 @@ pub struct NewRow<'a> {
     pub cjk: &'a str,
     pub owner: Option<i64>,
     pub now: i64,
+    pub folder: &'a str,
+    /// A JSON array (see `tags_json`).
+    pub tags: &'a str,
 }
 
 pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate::db::Error> {
@@ -29,8 +32,8 @@ pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate
         format!(
             "INSERT INTO documents
                  (id, title, size, body, html, html_z, render_version, version, created_at,
-                  updated_at, cjk, owner_id)
-             VALUES ($1, $2, octet_length($3), $3, '', $4, $5, 1, $6, $6, $7, $8)
+                  updated_at, cjk, owner_id, folder, tags)
+             VALUES ($1, $2, octet_length($3), $3, '', $4, $5, 1, $6, $6, $7, $8, $9, $10)
              RETURNING {}",
             *COLUMNS
         )
@@ -44,6 +47,8 @@ pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate
         .bind(row.now)
         .bind(row.cjk)
         .bind(row.owner)
+        .bind(row.folder)
+        .bind(row.tags)
         .fetch_one(conn)
         .await
 }
@@ -76,13 +81,17 @@ pub struct NextVersion<'a> {
     pub render_version: i64,
     pub cjk: &'a str,
     pub now: i64,
+    /// The folder and tags (a JSON array) to give it; `None` keeps them.
+    pub folder: Option<&'a str>,
+    pub tags: Option<&'a str>,
 }
 
 /// The `SET` of a next version; `$6` and `$7` are left for the `WHERE`.
 /// `updated_at` never goes back.
 const SET_NEXT: &str = "SET title = $1, size = octet_length($2), body = $2, html = '', html_z = $3,
         render_version = $4, version = version + 1,
-        updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8";
+        updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8,
+        folder = coalesce($9, folder), tags = coalesce($10, tags)";
 
 /// `sql` (an `UPDATE … SET_NEXT WHERE …`) with the next version's values bound
 /// and `$6`, `$7` bound to `id` and `version`.
@@ -101,6 +110,8 @@ fn next_version(
         .bind(id)
         .bind(version)
         .bind(next.cjk)
+        .bind(next.folder)
+        .bind(next.tags)
 }
 
 /// Writes the next version of `current`. The `version` guard makes a lost race
@@ -137,7 +148,7 @@ pub async fn update_if_current(
             "UPDATE documents {SET_NEXT}
              WHERE id = $6 AND version = $7 AND deleted_at IS NULL AND {} >= 2
              RETURNING {}",
-            access::level("$9"),
+            access::level("$11"),
             *super::WRITTEN_COLUMNS
         )
     });
@@ -178,13 +189,13 @@ pub async fn purge_trash(conn: &impl Conn, viewer: Option<i64>) -> Result<u64, c
 }
 
 /// Live documents the viewer may read, in the listing's order, narrowed to its
-/// owner filter: one page of them.
+/// owner, folder and tag; each row with its folder and tags.
 pub async fn list_live(
     ex: &impl Conn,
     page: i64,
     size: i64,
     viewer: Option<i64>,
-    listing: Listing,
+    listing: &Listing,
 ) -> Result<Vec<Summary>, crate::db::Error> {
     let direction = if listing.descending() { "DESC" } else { "ASC" };
     let order = match listing.sort {
@@ -192,35 +203,73 @@ pub async fn list_live(
         Sort::Created => format!("created_at {direction}, id"),
         Sort::Title => format!("lower(title) {direction}, id"),
     };
+    let (narrow, values) = narrowed(listing, 4);
     let sql = format!(
-        "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token, {}
-         FROM documents AS d WHERE deleted_at IS NULL AND {}{}
+        "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token, folder,
+                (SELECT string_agg(t.tag, ',') FROM document_tags AS t WHERE t.doc_seq = d.seq)
+                    AS tags, {}
+         FROM documents AS d WHERE deleted_at IS NULL AND {}{}{narrow}
          ORDER BY {order} LIMIT $1 OFFSET $2",
         access::sharing_columns("d"),
         access::visible("$3"),
         owned_by("$3", listing.owner),
     );
-    crate::db::query_as(sql)
+    let mut query = crate::db::query_as(sql)
         .bind(size)
         .bind((page - 1).saturating_mul(size))
-        .bind(viewer)
-        .fetch_all(ex)
-        .await
+        .bind(viewer);
+    for value in values {
+        query = query.bind(value);
+    }
+    query.fetch_all(ex).await
 }
 
 /// How many live documents the viewer may read, narrowed as `list_live` is.
 pub async fn count_live(
     ex: &impl Conn,
     viewer: Option<i64>,
-    owner: Option<Owner>,
+    listing: &Listing,
 ) -> Result<i64, crate::db::Error> {
+    let (narrow, values) = narrowed(listing, 2);
     let sql = format!(
-        "SELECT count(*) FROM documents AS d WHERE deleted_at IS NULL AND {}{}",
+        "SELECT count(*) FROM documents AS d WHERE deleted_at IS NULL AND {}{}{narrow}",
         access::visible("$1"),
-        owned_by("$1", owner),
+        owned_by("$1", listing.owner),
     );
-    let (n,): (i64,) = crate::db::query_as(sql).bind(viewer).fetch_one(ex).await?;
+    let mut query = crate::db::query_as(sql).bind(viewer);
+    for value in values {
+        query = query.bind(value);
+    }
+    let (n,): (i64,) = query.fetch_one(ex).await?;
     Ok(n)
+}
+
+/// The folder and tag filters as further `WHERE` conditions, their placeholders
+/// numbered from `$first`, and the values to bind to them in order.
+fn narrowed(listing: &Listing, first: usize) -> (String, Vec<String>) {
+    let mut sql = String::new();
+    let mut values = Vec::new();
+    if let Some(folder) = listing.folder.as_deref().filter(|f| !f.is_empty()) {
+        let under = format!("{folder}/");
+        let n = first + values.len();
+        sql.push_str(" AND ");
+        sql.push_str(&super::places::in_folder(
+            "d.folder",
+            &format!("${n}"),
+            &format!("${}", n + 1),
+        ));
+        values.push(folder.to_owned());
+        values.push(under);
+    }
+    if let Some(tag) = &listing.tag {
+        sql.push_str(" AND ");
+        sql.push_str(&super::places::has_tag(&format!(
+            "${}",
+            first + values.len()
+        )));
+        values.push(tag.clone());
+    }
+    (sql, values)
 }
 
 /// The owner filter as a further `WHERE` condition (`viewer` is a placeholder).

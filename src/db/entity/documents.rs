@@ -23,6 +23,10 @@ pub struct Model {
     pub public_token: Option<String>,
     /// `html`, zstd-compressed; `html` is empty where this is set.
     pub html_z: Option<Vec<u8>>,
+    /// A path such as `Projects/Garden`; empty for the root.
+    pub folder: String,
+    /// A JSON array of lower-case tag names.
+    pub tags: String,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

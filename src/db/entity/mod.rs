@@ -9,6 +9,7 @@ use sea_orm::{ColumnTrait, EntityTrait, IdenStatic, Iterable};
 pub mod api_tokens;
 pub mod audit_log;
 pub mod document_shares;
+pub mod document_tags;
 pub mod documents;
 pub mod drafts;
 pub mod login_failures;
@@ -62,6 +63,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(revision_texts::Entity)?,
         shape(revisions::Entity)?,
         shape(document_shares::Entity)?,
+        shape(document_tags::Entity)?,
         shape(sessions::Entity)?,
         shape(api_tokens::Entity)?,
         shape(drafts::Entity)?,

@@ -16,6 +16,9 @@ pub struct Model {
     pub removed: i64,
     pub author: Option<String>,
     pub created_at: i64,
+    /// The document's folder and tags as this revision left them.
+    pub folder: String,
+    pub tags: String,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

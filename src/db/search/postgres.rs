@@ -2,6 +2,7 @@
 //! patterns over the folded text (pg_trgm GIN). The user's words are only ever
 //! bound as values.
 
+use super::Scope;
 use crate::db::Db;
 use crate::db::documents::visible;
 
@@ -21,20 +22,21 @@ fn words_sql() -> String {
         "SELECT seq, rank FROM (
              SELECT d.seq, ts_rank('{{0.1, 0.2, 0.4, 1.0}}', d.words, q) AS rank
              FROM documents d, to_tsquery('simple', quire_fold($1)) AS q
-             WHERE d.words @@ q AND d.deleted_at IS NULL AND {visible}
+             WHERE d.words @@ q AND d.deleted_at IS NULL AND {visible} AND {scope}
              ORDER BY d.seq DESC LIMIT $3) AS recent
          ORDER BY rank DESC, seq DESC LIMIT $2",
-        visible = visible("$4")
+        visible = visible("$4"),
+        scope = super::in_scope(true)
     ))
 }
 
-/// Every term (`$5`...) appears inside the folded title and text; `$1` (the
+/// Every term (`$8`...) appears inside the folded title and text; `$1` (the
 /// `tsquery` of the word pass) is empty here.
 fn parts_sql(count: usize, recent: bool) -> String {
     let conditions: Vec<String> = (0..count)
-        .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 5))
+        .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 8))
         .collect();
-    let visible = visible("$4");
+    let visible = format!("{} AND {}", visible("$4"), super::in_scope(true));
     let from = if recent {
         // The newest `$3` documents the viewer may read, newest first, stopping
         // at the `$2`th found: a part of a word found almost everywhere costs a
@@ -77,7 +79,7 @@ pub async fn run<T: crate::db::FromRow>(
     db: &Db,
     pass: &Pass,
     (limit, recent): (i64, i64),
-    viewer: Option<i64>,
+    (viewer, scope): (Option<i64>, &Scope),
 ) -> Result<Vec<T>, crate::db::Error> {
     let (sql, tsquery, values, index_only) = match pass {
         Pass::Words { tsquery } => (words_sql(), tsquery.as_str(), &[][..], false),
@@ -99,6 +101,9 @@ pub async fn run<T: crate::db::FromRow>(
         .bind(limit)
         .bind(recent)
         .bind(viewer);
+    for value in scope.values() {
+        q = q.bind(value);
+    }
     for value in values {
         q = q.bind(value.as_str());
     }

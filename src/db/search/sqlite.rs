@@ -3,6 +3,7 @@
 
 use std::sync::LazyLock;
 
+use super::Scope;
 use crate::db::documents::visible;
 
 /// `{fts}` becomes the FTS5 table, `{weights}` its bm25 column weights and
@@ -30,7 +31,10 @@ fn search_sql(fts: &str, weights: &str) -> String {
     SEARCH_SQL
         .replace("{fts}", fts)
         .replace("{weights}", weights)
-        .replace("{visible}", &visible("$4"))
+        .replace(
+            "{visible}",
+            &format!("{} AND {}", visible("$4"), super::in_scope(false)),
+        )
 }
 
 static WORDS: LazyLock<String> = LazyLock::new(|| search_sql("documents_words", "10.0, 1.0, 2.0"));
@@ -41,13 +45,17 @@ pub async fn ranked<T: crate::db::FromRow>(
     ex: &impl crate::db::Conn,
     expr: &str,
     (limit, ranked_at_most): (i64, i64),
-    viewer: Option<i64>,
+    (viewer, scope): (Option<i64>, &Scope),
 ) -> Result<Vec<T>, crate::db::Error> {
+    let [folder, under, tag] = scope.values();
     crate::db::query_as(WORDS.as_str())
         .bind(expr)
         .bind(limit)
         .bind(ranked_at_most)
         .bind(viewer)
+        .bind(folder)
+        .bind(under)
+        .bind(tag)
         .fetch_all(ex)
         .await
 }
@@ -77,9 +85,10 @@ static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
         "SELECT d.seq, d.id, d.title, d.updated_at, d.body
          FROM documents_trigrams CROSS JOIN documents AS d ON d.seq = documents_trigrams.rowid
          WHERE documents_trigrams MATCH $1 AND documents_trigrams.rowid < $3
-           AND d.deleted_at IS NULL AND {}
+           AND d.deleted_at IS NULL AND {} AND {}
          ORDER BY documents_trigrams.rowid DESC LIMIT $2",
-        visible("$4")
+        visible("$4"),
+        super::in_scope(false)
     )
 });
 
@@ -89,13 +98,17 @@ pub async fn candidates(
     ex: &impl crate::db::Conn,
     expr: &str,
     (limit, below): (i64, i64),
-    viewer: Option<i64>,
+    (viewer, scope): (Option<i64>, &Scope),
 ) -> Result<Vec<Candidate>, crate::db::Error> {
+    let [folder, under, tag] = scope.values();
     crate::db::query_as(CANDIDATES.as_str())
         .bind(expr)
         .bind(limit)
         .bind(below)
         .bind(viewer)
+        .bind(folder)
+        .bind(under)
+        .bind(tag)
         .fetch_all(ex)
         .await
 }

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Ctx, Loaded, Outcome};
 use crate::documents::bulk::{self, NewDoc, OldRevision};
-use crate::documents::{DocId, MAX_TITLE_CHARS, too_large_message};
+use crate::documents::{DocId, MAX_TITLE_CHARS, place, too_large_message};
 use crate::transfer::frontmatter::{self, Meta};
 use crate::transfer::source::{Item, Reader};
 use crate::transfer::{hex, parse_time};
@@ -125,6 +125,8 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         updated_at,
         owner_id,
         visibility,
+        folder: folder_of(ctx, &meta, &item.name),
+        tags: tags_of(&meta),
         history,
     };
     let doc = bulk::prepare(doc, ctx.render)?;
@@ -133,6 +135,39 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         doc,
         reassigned,
     })
+}
+
+/// The folder a file goes to: its front matter's `folder` (quire's export
+/// writes one), else the folders it sits in below what was imported (below
+/// `documents/` in a quire export). A path quire cannot use as a folder puts
+/// the document at the top level.
+fn folder_of(ctx: &Ctx, meta: &Meta, name: &str) -> String {
+    let path = match &meta.folder {
+        Some(folder) => folder.as_str(),
+        None => {
+            let dir = name.rsplit_once('/').map_or("", |(dir, _)| dir);
+            match dir.strip_prefix("documents") {
+                Some(rest) if !ctx.listing.checksums.is_empty() => rest,
+                _ => dir,
+            }
+        }
+    };
+    place::folder_path(path).unwrap_or_default()
+}
+
+/// The file's tags as quire keeps them; one quire cannot use is left out.
+fn tags_of(meta: &Meta) -> Vec<String> {
+    let tags = meta.tags.as_deref().unwrap_or_default();
+    let mut kept: Vec<String> = Vec::new();
+    for tag in tags {
+        if let Ok(Some(tag)) = place::tag_name(tag)
+            && !kept.contains(&tag)
+            && kept.len() < place::MAX_TAGS
+        {
+            kept.push(tag);
+        }
+    }
+    kept
 }
 
 fn owner(ctx: &Ctx, meta: &Meta) -> Result<(Option<i64>, bool), String> {
@@ -171,5 +206,11 @@ fn revision(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<OldRevision, 
         author: meta.author.clone(),
         created_at,
         text: frontmatter::stored_body(&meta, rest),
+        folder: meta
+            .folder
+            .as_deref()
+            .and_then(|f| place::folder_path(f).ok())
+            .unwrap_or_default(),
+        tags: tags_of(&meta),
     })
 }

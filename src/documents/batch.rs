@@ -1,0 +1,54 @@
+//! Many new documents in one transaction (`quire seed`, tests): all or none,
+//! each with its first revision.
+
+use super::{Actor, DocError, DocId, Document, RENDER_VERSION, Valid, cjk, now_ms};
+use super::{render_markdown, revisions, store};
+use crate::db::Db;
+
+/// Stores many documents in one transaction: all of them or none.
+pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> {
+    let rendered = docs
+        .into_iter()
+        .map(|d| {
+            let html = store::PackedHtml::pack(&render_markdown(&d.body))?;
+            Ok((d, html))
+        })
+        .collect::<Result<Vec<_>, crate::db::Error>>()?;
+    let now = now_ms();
+    let mut tx = db.begin_write().await?;
+    for (doc, html) in &rendered {
+        insert_new(&mut tx, doc, html, None, now).await?;
+    }
+    tx.commit().await?;
+    Ok(rendered.len())
+}
+
+/// Inserts a new document with its first revision, in the caller's transaction.
+async fn insert_new(
+    tx: &mut crate::db::WriteTx,
+    doc: &Valid,
+    html: &store::PackedHtml,
+    actor: Option<Actor<'_>>,
+    now: i64,
+) -> Result<Document, DocError> {
+    let owner = actor.map(|a| a.user_id);
+    let id = DocId::random();
+    let cjk = cjk::index_text(&doc.title, &doc.body);
+    let tags = doc.tags_json();
+    let row = store::NewRow {
+        id: id.as_str(),
+        title: &doc.title,
+        body: &doc.body,
+        html,
+        render_version: RENDER_VERSION,
+        cjk: &cjk,
+        owner,
+        now,
+        folder: doc.folder().unwrap_or_default(),
+        tags: tags.as_deref().unwrap_or("[]"),
+    };
+    let created = store::insert(tx, row).await?;
+    let author = actor.map(|a| a.name);
+    revisions::record(tx, created.seq, 1, &doc.title, &doc.body, None, author, now).await?;
+    Ok(created)
+}

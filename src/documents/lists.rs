@@ -1,0 +1,62 @@
+//! Lists of documents: a page of the live ones as sorted and narrowed, the
+//! trash, and the folders and tags beside them. Each shows only what the actor
+//! may read.
+
+use super::{Actor, DocError, Listing, PAGE_SIZE, Summary, access, store};
+use crate::db::Db;
+
+/// One page of live documents the actor may read, as `listing` orders and
+/// narrows them, and how many there are in all.
+pub async fn list(
+    db: &Db,
+    page: i64,
+    listing: &Listing,
+    actor: Option<Actor<'_>>,
+) -> Result<(Vec<Summary>, i64), DocError> {
+    let viewer = access::viewer(actor);
+    Ok(futures_util::future::try_join(
+        store::list_live(&db.read, page.max(1), PAGE_SIZE, viewer, listing),
+        store::count_live(&db.read, viewer, listing),
+    )
+    .await?)
+}
+
+/// The folders (each with the documents directly in it) and the most used
+/// tags (with their counts) of the live documents the actor may read.
+pub async fn places(
+    db: &Db,
+    actor: Option<Actor<'_>>,
+) -> Result<(Vec<(String, i64)>, Vec<(String, i64)>), DocError> {
+    futures_util::future::try_join(folders(db, actor), tags(db, actor)).await
+}
+
+/// Each folder directly holding live documents the actor may read, with how many.
+pub async fn folders(db: &Db, actor: Option<Actor<'_>>) -> Result<Vec<(String, i64)>, DocError> {
+    Ok(crate::db::documents::places::folders(&db.read, access::viewer(actor)).await?)
+}
+
+/// The most used tags of live documents the actor may read, with their counts.
+pub async fn tags(db: &Db, actor: Option<Actor<'_>>) -> Result<Vec<(String, i64)>, DocError> {
+    let viewer = access::viewer(actor);
+    Ok(crate::db::documents::places::tags(&db.read, viewer, MAX_TAGS_LISTED).await?)
+}
+
+/// How many tags the list page offers, the most used first.
+pub const MAX_TAGS_LISTED: i64 = 60;
+
+/// Whether a page of a list of `total` has a page after it.
+pub fn more_after(page: i64, total: i64) -> bool {
+    page.max(1).saturating_mul(PAGE_SIZE) < total
+}
+
+pub async fn list_trash(
+    db: &Db,
+    page: i64,
+    actor: Option<Actor<'_>>,
+) -> Result<(Vec<Summary>, bool), DocError> {
+    let viewer = access::viewer(actor);
+    let mut rows = store::list_trash(&db.read, page.max(1), PAGE_SIZE, viewer).await?;
+    let more = rows.len() as i64 > PAGE_SIZE;
+    rows.truncate(PAGE_SIZE as usize);
+    Ok((rows, more))
+}

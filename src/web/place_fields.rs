@@ -1,0 +1,58 @@
+//! The editor's folder and tags fields: what the user typed, shown again as
+//! typed when a save is refused, and the folders already in use offered as
+//! suggestions. A form without these fields saves the document where it is.
+
+use crate::documents::{DocError, Document, Place, Valid};
+
+#[derive(Clone, Debug, Default)]
+pub struct PlaceFields {
+    pub folder: String,
+    /// Comma-separated.
+    pub tags: String,
+    /// Folders in use, offered while typing (the edit and new pages only).
+    pub known: Vec<String>,
+}
+
+impl PlaceFields {
+    /// The fields as a document has them now.
+    pub fn of(doc: &Document) -> Self {
+        Self {
+            folder: doc.folder.clone(),
+            tags: doc.tags.join(", "),
+            known: Vec::new(),
+        }
+    }
+
+    /// The fields as a form sent them (its `folder` and `tags`), `None` when
+    /// it sent neither.
+    pub fn sent(folder: Option<&str>, tags: Option<&str>) -> Option<Self> {
+        if folder.is_none() && tags.is_none() {
+            return None;
+        }
+        Some(Self {
+            folder: folder.unwrap_or_default().to_owned(),
+            tags: tags.unwrap_or_default().to_owned(),
+            known: Vec::new(),
+        })
+    }
+
+    /// With the folders in use offered.
+    pub fn offering(self, folders: Vec<(String, i64)>) -> Self {
+        Self {
+            known: folders
+                .into_iter()
+                .map(|(f, _)| f)
+                .filter(|f| !f.is_empty())
+                .collect(),
+            ..self
+        }
+    }
+}
+
+/// `valid` moved and tagged as `fields` say (kept where it is without them).
+pub fn placed(valid: Valid, fields: Option<&PlaceFields>) -> Result<Valid, DocError> {
+    Ok(match fields {
+        Some(f) => valid.placed(Place::parse(&f.folder, &f.tags)?),
+        None => valid,
+    })
+}
