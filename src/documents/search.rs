@@ -13,12 +13,12 @@ async fn run(
     pool: &impl crate::db::Conn,
     expr: &str,
     (limit, viewer): (i64, (Option<i64>, &Scope)),
-    needles: &[String],
+    (needles, found): (&[String], &Found),
 ) -> Result<Vec<Hit>, crate::db::Error> {
     let mut hits: Vec<Hit> = sqlite::ranked(pool, expr, (limit, RANKED_AT_MOST), viewer).await?;
-    for hit in &mut hits {
-        hit.snippet = snippet::around(&hit.snippet, needles, OPEN, CLOSE);
-    }
+    // A hit the title pass found is not cut again.
+    hits.retain(|h| !found.hits.iter().any(|f| f.id == h.id));
+    snippet::fill(pool, &mut hits, needles).await;
     Ok(hits)
 }
 
@@ -60,11 +60,24 @@ async fn inside_words(
             // short and the raw text cannot tell.
             let title_text = snippet::folded(&c.title);
             let title = substrings.iter().all(|s| title_text.contains(s.as_str()));
+            // The start of the text was read; the rest only when it must be.
+            let mut whole = None;
             if !title && !body_holds(&c.body, &title_text, &substrings) {
-                continue;
+                if !snippet::is_cut(&c.body) {
+                    continue;
+                }
+                let text = crate::db::search::text_start(pool, &c.id, i32::MAX).await?;
+                match text.filter(|text| body_holds(text, &title_text, &substrings)) {
+                    Some(text) => whole = Some(text),
+                    None => continue,
+                }
             }
+            let snippet = match &whole {
+                Some(text) => snippet::around(text, &t.needles, OPEN, CLOSE),
+                None => snippet::cut(pool, &c.id, &c.body, &t.needles).await,
+            };
             let hit = Hit {
-                snippet: snippet::around(&c.body, &t.needles, OPEN, CLOSE),
+                snippet,
                 id: c.id,
                 title: c.title,
                 updated_at: c.updated_at,
@@ -147,10 +160,12 @@ pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) 
     if let Some(expr) = &t.words {
         if !expr.contains("cjk :") {
             let in_titles = format!("title : ({expr})");
-            found.take(run(&db.read, &in_titles, page, &t.needles).await, limit);
+            let hits = run(&db.read, &in_titles, page, (&t.needles, &found)).await;
+            found.take(hits, limit);
         }
         if !found.is_full(limit) {
-            found.take(run(&db.read, expr, page, &t.needles).await, limit);
+            let hits = run(&db.read, expr, page, (&t.needles, &found)).await;
+            found.take(hits, limit);
         }
     }
     if let Some(expr) = &t.trigrams

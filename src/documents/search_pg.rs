@@ -5,7 +5,7 @@
 //! words are only ever bound as values; the terms hold letters and digits only, so
 //! the `tsquery` text has no syntax of the user's in it.
 
-use super::search_query::{CLOSE, Found, Hit, OPEN, Term, Unit, script_runs, terms, units};
+use super::search_query::{Found, Hit, Term, Unit, script_runs, terms, units};
 use super::{Actor, access, snippet};
 use crate::db::Db;
 use crate::db::search::Scope;
@@ -92,16 +92,11 @@ pub(super) async fn search(
             Pass::Parts { .. } => RECENT_PARTS,
         };
         let viewer = (access::viewer(actor), scope);
-        let hits = postgres::run::<Hit>(db, &pass, (limit, recent), viewer)
-            .await
-            .map(|hits| {
-                hits.into_iter()
-                    .map(|mut hit| {
-                        hit.snippet = snippet::around(&hit.snippet, &needles, OPEN, CLOSE);
-                        hit
-                    })
-                    .collect()
-            });
+        let mut hits = postgres::run::<Hit>(db, &pass, (limit, recent), viewer).await;
+        if let Ok(hits) = &mut hits {
+            hits.retain(|h| !found.hits.iter().any(|f| f.id == h.id));
+            snippet::fill(&db.read, hits, &needles).await;
+        }
         found.take(hits, limit);
     }
     super::search_query::mark_titles(&mut found.hits, &needles);

@@ -3,8 +3,8 @@
 //! 64 KB document, 50 hits to a page. Finding the first place a search word
 //! occurs and cutting a window around it costs microseconds.
 
-/// Text scanned for a match; a match further in shows the document's start.
-const SCAN_CHARS: usize = 65_536;
+use crate::db::search::{SCAN_CHARS, START_CHARS};
+
 /// Words shown before the first match, and in all.
 const WORDS_BEFORE: usize = 8;
 const WORDS_IN_ALL: usize = 28;
@@ -126,6 +126,25 @@ pub fn mark_all(text: &str, needles: &[String], open: &str, close: &str) -> Stri
 /// `needles` (already lower-case), with every occurrence in the window between
 /// `open` and `close`; the start of the text when none occurs.
 pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String {
+    window(text, needles, (open, close), false).unwrap_or_default()
+}
+
+/// The same snippet from `text`, the start of a longer document (a search
+/// reads `db::search::START_CHARS` + 1 characters: one more tells it is cut),
+/// or `None` when the start holds no match with its whole window, so that the
+/// caller reads further.
+pub fn around_start(text: &str, needles: &[String], open: &str, close: &str) -> Option<String> {
+    window(text, needles, (open, close), is_cut(text))
+}
+
+/// `around`, for a `text` that is `cut` from a longer one: `None` then unless
+/// a match and its window lie inside it.
+fn window(
+    text: &str,
+    needles: &[String],
+    (open, close): (&str, &str),
+    cut: bool,
+) -> Option<String> {
     let needles: Vec<Vec<char>> = needles
         .iter()
         .map(|n| n.chars().map(fold).collect::<Vec<_>>())
@@ -154,7 +173,7 @@ pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String
             break;
         }
     }
-    let more_text = rest.next().is_some();
+    let more_text = cut || rest.next().is_some();
     let is_space = |i: usize| chars[i].is_whitespace();
     // Back up WORDS_BEFORE words from the first match, then forward to the end.
     let mut start = first.unwrap_or(0);
@@ -176,6 +195,9 @@ pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String
             words += 1;
         }
         end += 1;
+    }
+    if cut && (first.is_none() || end >= chars.len()) {
+        return None;
     }
     let mut marks = vec![0u8; end - start];
     for n in &needles {
@@ -212,12 +234,65 @@ pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String
     if end < chars.len() || more_text {
         out.push('…');
     }
-    out
+    Some(out)
+}
+
+/// Whether `start`, the start of a text as a search reads it, was cut from
+/// a longer text.
+pub fn is_cut(start: &str) -> bool {
+    start.len() > START_CHARS && start.chars().nth(START_CHARS).is_some()
+}
+
+/// The snippet of the hit `id` from `start`, the start of its text as the
+/// search read it (`around_start`); when its match lies further in, the text
+/// is read again, up to `SCAN_CHARS`. A text gone meanwhile, or a failed read
+/// (logged), shows the start that was read.
+pub async fn cut(read: &impl crate::db::Conn, id: &str, start: &str, needles: &[String]) -> String {
+    use super::search_query::{CLOSE, OPEN};
+    if let Some(s) = around_start(start, needles, OPEN, CLOSE) {
+        return s;
+    }
+    let text = match crate::db::search::text_start(read, id, SCAN_CHARS as i32).await {
+        Ok(text) => text,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not read a search hit's text");
+            None
+        }
+    };
+    around(text.as_deref().unwrap_or(start), needles, OPEN, CLOSE)
+}
+
+/// Each hit's snippet (`cut`) from the start of its text in `snippet`.
+pub async fn fill(read: &impl crate::db::Conn, hits: &mut [super::Hit], needles: &[String]) {
+    for hit in hits {
+        hit.snippet = cut(read, &hit.id, &hit.snippet, needles).await;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_start_of_a_text_gives_its_snippet_only_when_it_holds_the_match_and_window() {
+        let needles = vec!["needle".to_owned()];
+        let early = format!("a needle then {}", "words go on ".repeat(2_000));
+        let start: String = early.chars().take(START_CHARS + 1).collect();
+        let cut = around_start(&start, &needles, "[", "]").expect("found at the start");
+        assert_eq!(cut, around(&early, &needles, "[", "]"));
+        assert!(cut.ends_with('…'));
+        let late = format!("{}needle", "x ".repeat(START_CHARS));
+        let start: String = late.chars().take(START_CHARS + 1).collect();
+        assert_eq!(around_start(&start, &needles, "[", "]"), None);
+        let edge = format!("{}needle and words", "x ".repeat(START_CHARS / 2 - 4));
+        let start: String = edge.chars().take(START_CHARS + 1).collect();
+        assert_eq!(around_start(&start, &needles, "[", "]"), None, "window cut");
+        // A short text is the whole text: no match is the start, not a re-read.
+        assert_eq!(
+            around_start("no match here", &needles, "[", "]").as_deref(),
+            Some("no match here")
+        );
+    }
 
     fn holds(hay: &str, needle: &str) -> bool {
         folded(hay).contains(&folded(needle))

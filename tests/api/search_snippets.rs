@@ -58,3 +58,44 @@ async fn snippets_show_the_text_without_its_markdown() {
         }
     }
 }
+
+/// A search reads the start of each hit's text for its snippet; a match further
+/// in (past the start read, or with its window cut by it) is still shown, on
+/// both ways a word is found (whole words, parts of words).
+#[tokio::test]
+async fn a_match_far_into_a_long_document_is_shown_in_its_snippet() {
+    let app = spawn_app().await;
+    let filler = "alpha beta gamma delta ".repeat(2_000); // 46,000 characters
+    app.create_document("Far", &format!("{filler}the rhubarbcrumble recipe"))
+        .await;
+    // The match ends a few characters before 8,192: its window does not fit.
+    let near = "alpha beta ".repeat(744); // 8,184 characters
+    app.create_document(
+        "Edge",
+        &format!("{near}quincejam and more words to follow here"),
+    )
+    .await;
+    for (q, doc, word) in [
+        ("rhubarbcrumble", "Far", "rhubarbcrumble"),
+        ("barbcrum", "Far", "barbcrum"),
+        ("quincejam", "Edge", "quincejam"),
+    ] {
+        let page = app
+            .client
+            .get(format!("{}/search", app.address))
+            .query(&[("q", q)])
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(page.contains(doc), "{q}: {doc} found");
+        let start = page.find("class=\"snippet\"").expect("a snippet");
+        let snippet = &page[start..start + page[start..].find("</p>").unwrap()];
+        assert!(
+            snippet.contains(&format!("<mark>{word}</mark>")),
+            "{q}: {snippet}"
+        );
+    }
+}

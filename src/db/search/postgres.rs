@@ -10,9 +10,10 @@ use crate::db::documents::visible;
 /// alone, so no other document's text is read.
 fn with_text(top: &str) -> String {
     format!(
-        "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
+        "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, {start}) AS snippet
          FROM ({top}) AS top JOIN documents d ON d.seq = top.seq
-         ORDER BY top.rank DESC, d.seq DESC"
+         ORDER BY top.rank DESC, d.seq DESC",
+        start = super::START_CHARS + 1
     )
 }
 

@@ -13,7 +13,7 @@ use crate::db::documents::visible;
 /// hits only. Only the newest `$3` matches the viewer may read are ranked: the
 /// filter comes first, so someone whose documents are old among many newer
 /// ones of others still finds theirs by a common word.
-const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, 65536) AS snippet
+const SEARCH_SQL: &str = "SELECT d.id, d.title, d.updated_at, substr(d.body, 1, {start}) AS snippet
     FROM (SELECT {fts}.rowid AS seq, bm25({fts}, {weights}) AS rank
           FROM {fts} JOIN documents AS d INDEXED BY documents_access ON d.seq = {fts}.rowid
           WHERE {fts} MATCH $1 AND d.deleted_at IS NULL AND {visible}
@@ -31,6 +31,7 @@ fn search_sql(fts: &str, weights: &str) -> String {
     SEARCH_SQL
         .replace("{fts}", fts)
         .replace("{weights}", weights)
+        .replace("{start}", &(super::START_CHARS + 1).to_string())
         .replace(
             "{visible}",
             &format!("{} AND {}", visible("$4"), super::in_scope(false)),
@@ -82,18 +83,20 @@ crate::db::from_row!(Candidate {
 /// keeps no positions, so it ranks nothing.
 static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "SELECT d.seq, d.id, d.title, d.updated_at, d.body
+        "SELECT d.seq, d.id, d.title, d.updated_at, substr(d.body, 1, {}) AS body
          FROM documents_trigrams CROSS JOIN documents AS d ON d.seq = documents_trigrams.rowid
          WHERE documents_trigrams MATCH $1 AND documents_trigrams.rowid < $3
            AND d.deleted_at IS NULL AND {} AND {}
          ORDER BY documents_trigrams.rowid DESC LIMIT $2",
+        super::START_CHARS + 1,
         visible("$4"),
         super::in_scope(false)
     )
 });
 
 /// Up to `limit` documents `viewer` may read whose `seq` is below `below`,
-/// holding every trigram of the FTS5 expression `expr`, newest first.
+/// holding every trigram of the FTS5 expression `expr`, newest first, each
+/// with the start of its text (`START_CHARS` + 1 characters).
 pub async fn candidates(
     ex: &impl crate::db::Conn,
     expr: &str,
