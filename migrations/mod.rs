@@ -46,6 +46,7 @@ pub const STEPS: &[Step] = &[
     step!("0011_compressed_html"),
     step!("0012_listing_orders"),
     step!("0013_folders_tags"),
+    step!("0014_links"),
 ];
 
 pub struct Migrator;

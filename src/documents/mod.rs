@@ -12,6 +12,7 @@ mod headings;
 mod highlight;
 mod history;
 mod id;
+pub mod links;
 mod lists;
 pub mod merge;
 pub mod place;

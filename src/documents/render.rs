@@ -12,13 +12,15 @@ use super::{headings, highlight};
 /// 3: a task-list box is labelled by its item's text.
 /// 4: headings have ids and links to themselves; a table of contents from three.
 /// 5: fenced code in a known language is highlighted (classes only).
-pub const RENDER_VERSION: i64 = 5;
+/// 6: `[[Title]]` and `[[Title|label]]` are links between documents.
+pub const RENDER_VERSION: i64 = 6;
 
 /// The Markdown quire speaks; finding the n-th task parses with the same.
 pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)
-    .union(Options::ENABLE_FOOTNOTES);
+    .union(Options::ENABLE_FOOTNOTES)
+    .union(Options::ENABLE_WIKILINKS);
 
 pub fn render_markdown(source: &str) -> String {
     // Task-list boxes leave the parser as marks the writer cannot guess (fresh for
@@ -36,6 +38,8 @@ pub fn render_markdown(source: &str) -> String {
     // Fenced code leaves as a mark too, and comes back highlighted.
     let (mut parsed, blocks) = set_code_aside(parsed, &mark);
     let headings = headings::name(&mut parsed);
+    // Links between documents leave as marks too (see `links`).
+    let (parsed, targets) = super::links::set_aside(parsed, &mark);
     let events = parsed.into_iter().flat_map(|e| {
         let close = in_task && ends_task_text(&e);
         if close {
@@ -66,7 +70,7 @@ pub fn render_markdown(source: &str) -> String {
     if !clean.contains(&mark) {
         return clean;
     }
-    let mut clean = clean;
+    let mut clean = super::links::put_back(clean, &mark, &targets);
     for (i, (code, lang)) in blocks.iter().enumerate() {
         let placed = format!("<pre><code>{}</code></pre>", code_mark(&mark, i));
         clean = clean.replacen(&placed, &highlight::block(code, lang.as_deref()), 1);

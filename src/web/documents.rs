@@ -45,6 +45,8 @@ pub async fn document_list(
 pub struct NewQuery {
     /// The folder to offer (a "New document" link from a folder's list).
     folder: Option<String>,
+    /// The title to offer (a link to a document that does not exist yet).
+    title: Option<String>,
 }
 
 pub async fn document_new(
@@ -54,9 +56,16 @@ pub async fn document_new(
 ) -> Result<HttpResponse, AppError> {
     let folders = documents::folders(&state.db, Some(actor(&user))).await?;
     let folder = query.folder.as_deref().map(documents::place::folder_path);
+    let title: String = query
+        .title
+        .as_deref()
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect();
     let form = EditForm {
         id: None,
-        title: String::new(),
+        title: title.trim().to_owned(),
         body: String::new(),
         version: 1,
         cap: state.config.max_doc_bytes,
@@ -123,9 +132,15 @@ pub async fn document_show(
             if doc.deleted_at.is_some() {
                 return Ok(super::trash::in_trash_page(&doc));
             }
-            state
-                .cache
-                .keep_page(view.epoch, view.user.id, &doc, DocView::from(&doc))
+            let reader = documents::Actor {
+                user_id: view.user.id,
+                name: &view.user.username,
+            };
+            let (html, linked_from) = documents::links::for_reader(&state.db, &doc, reader).await?;
+            let mut shown = DocView::from(&doc);
+            shown.html = html;
+            shown.linked_from = linked_from;
+            state.cache.keep_page(view.epoch, view.user.id, &doc, shown)
         }
     };
     let title = shown.title.clone();

@@ -25,6 +25,7 @@ pub mod health;
 pub mod history;
 pub mod layout;
 pub mod limits;
+pub mod links;
 pub mod list_page;
 pub mod login;
 pub mod metrics;

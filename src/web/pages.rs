@@ -108,6 +108,8 @@ pub struct DocView {
     /// Its folder from the root down: (name, path) each.
     pub crumbs: Vec<(String, String)>,
     pub tags: Vec<String>,
+    /// The documents the reader may read that link to this one: (id, title).
+    pub linked_from: Vec<(String, String)>,
 }
 
 impl DocView {
@@ -159,6 +161,7 @@ impl From<&Document> for DocView {
             size: documents::human_size(d.body.len()),
             crumbs: documents::place::breadcrumbs(&d.folder),
             tags: d.tags.clone(),
+            linked_from: Vec::new(),
         }
     }
 }

@@ -135,6 +135,8 @@ pub async fn public_show(
     let doc = access::find_public(&state.db, &token).await?;
     let mut view = DocView::from(&doc);
     view.public = true;
+    // Links to other documents lead nowhere for someone not signed in.
+    view.html = crate::documents::links::resolve(&view.html, None);
     Ok(pages::fragment(
         StatusCode::OK,
         &doc.title,

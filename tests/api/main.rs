@@ -16,6 +16,7 @@ mod import_yields;
 mod input_sizes;
 mod instances;
 mod json_api;
+mod links;
 mod listing;
 mod merge;
 mod metrics;

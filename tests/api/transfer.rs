@@ -194,14 +194,28 @@ async fn a_vault_keeps_its_folders_and_front_matter_tags() {
     let zip = make_zip(&[
         (
             "Projects/Garden/tomatoes.md",
-            b"---\ntags:\n  - garden\n  - Summer\naliases: [toms]\n---\nRed.\n",
+            b"---\ntags:\n  - garden\n  - Summer\naliases: [toms]\n---\nRed. See [[inbox]].\n",
         ),
         ("Projects/plan.md", b"---\ntags: work, q3\n---\n# Plan\n"),
-        ("inbox.md", b"loose\n"),
+        ("inbox.md", b"loose, [[Projects/Garden/tomatoes|toms]]\n"),
     ]);
     let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
     assert_eq!(status, StatusCode::OK, "{html}");
     assert!(html.contains("Imported 3 documents"), "{html}");
+    // Links between the files work both ways, whichever was imported first,
+    // and each page lists what links to it.
+    let (_, list) = app.get_text("/").await;
+    let id_of = |title: &str| {
+        let at = list.find(&format!(">{title}<")).expect(title);
+        let start = list[..at].rfind("/d/").unwrap() + 3;
+        list[start..start + 26].to_owned()
+    };
+    let (tomatoes, inbox) = (id_of("tomatoes"), id_of("inbox"));
+    let (_, page) = app.get_text(&format!("/d/{inbox}")).await;
+    assert!(page.contains(&format!("href=\"/d/{tomatoes}\">toms</a>")), "{page}");
+    let (_, page) = app.get_text(&format!("/d/{tomatoes}")).await;
+    assert!(page.contains(&format!("href=\"/d/{inbox}\">inbox</a>")), "{page}");
+    assert!(page.contains("Linked from"), "{page}");
     let (_, list) = app.get_text("/?folder=Projects").await;
     assert!(
         list.contains(">tomatoes<") && list.contains(">Plan<"),

@@ -240,3 +240,27 @@ test('without JavaScript: a document put in a folder with tags is found through 
   await page.getByRole('link', { name: 'spring' }).waitFor();
   await page.close();
 });
+
+test('without JavaScript: a link to a missing document creates it, then leads to it and back', async () => {
+  const page = await context.newPage();
+  const target = unique('Compost heap');
+  const from = unique('Garden notes');
+  await createDocument(page, from, `Feed the beds from the [[${target}|heap]].`);
+  await banner(page, 'Created.').waitFor();
+
+  // No document has that title yet: the link offers to create it.
+  const missing = page.locator('.prose a.wikilink.missing', { hasText: 'heap' });
+  await missing.click();
+  await page.waitForURL('**/new?title=*');
+  assert.equal(await page.getByLabel('Title').inputValue(), target);
+  await editorBody(page).fill('Turn it monthly.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await banner(page, 'Created.').waitFor();
+
+  // The new document lists the one that links to it; that one's link now leads here.
+  const linkedFrom = page.getByRole('complementary', { name: 'Linked from' });
+  await linkedFrom.getByRole('link', { name: from }).click();
+  await page.locator('.prose a.wikilink:not(.missing)', { hasText: 'heap' }).click();
+  await page.getByRole('heading', { level: 1, name: target }).waitFor();
+  await page.close();
+});

@@ -110,8 +110,8 @@ pub async fn insert(
         let sql = insert_sql(
             "documents",
             "seq, id, title, size, body, html, html_z, render_version, version, \
-             created_at, updated_at, cjk, owner_id, visibility, folder, tags",
-            16,
+             created_at, updated_at, cjk, owner_id, visibility, folder, tags, links",
+            17,
             chunk.len(),
         );
         let mut q = crate::db::query(sql);
@@ -132,7 +132,8 @@ pub async fn insert(
                 .bind(d.owner_id)
                 .bind(&d.visibility)
                 .bind(&d.folder)
-                .bind(&d.tags);
+                .bind(&d.tags)
+                .bind(d.html.links());
         }
         q.execute(conn).await?;
     }

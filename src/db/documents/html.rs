@@ -21,16 +21,21 @@ thread_local! {
 
 /// A rendered page, compressed: made off the writer (rendering is CPU work
 /// too), written by the statements in `store` and `bulk`.
+/// With it, the documents the page links to (`[[Title]]`), as the JSON array
+/// the `links` column holds (see `links::targets`).
 #[derive(Clone, Debug, Default)]
-pub struct PackedHtml(Option<Vec<u8>>);
+pub struct PackedHtml(Option<Vec<u8>>, Option<String>);
 
 impl PackedHtml {
     /// The page `html`, compressed; nothing for an empty page (one left to be
     /// rendered on its first view).
     pub fn pack(html: &str) -> Result<Self, crate::db::Error> {
         if html.is_empty() {
-            return Ok(Self(None));
+            return Ok(Self(None, None));
         }
+        let links = super::links::targets(html);
+        let links = (!links.is_empty())
+            .then(|| serde_json::to_string(&links).unwrap_or_else(|_| "[]".into()));
         COMPRESSOR
             .with_borrow_mut(|slot| {
                 if slot.is_none() {
@@ -45,7 +50,7 @@ impl PackedHtml {
                 // zstd leaves room for the worst case (more than the page):
                 // what is kept (the page cache) keeps only the bytes.
                 bytes.shrink_to_fit();
-                Self(Some(bytes))
+                Self(Some(bytes), links)
             })
             .map_err(|e| crate::db::Error::Custom(format!("compressing a page: {e}")))
     }
@@ -53,6 +58,11 @@ impl PackedHtml {
     /// The value of `html_z`.
     pub fn bytes(&self) -> Option<&[u8]> {
         self.0.as_deref()
+    }
+
+    /// The value of `links`: the keys of the documents the page links to.
+    pub fn links(&self) -> &str {
+        self.1.as_deref().unwrap_or("[]")
     }
 
     /// How many bytes it stores.

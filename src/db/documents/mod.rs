@@ -9,6 +9,7 @@ pub mod bulk;
 pub mod drafts;
 pub mod dump;
 mod html;
+pub mod links;
 pub mod listing;
 pub mod places;
 pub mod revisions;

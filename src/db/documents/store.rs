@@ -32,8 +32,8 @@ pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate
         format!(
             "INSERT INTO documents
                  (id, title, size, body, html, html_z, render_version, version, created_at,
-                  updated_at, cjk, owner_id, folder, tags)
-             VALUES ($1, $2, octet_length($3), $3, '', $4, $5, 1, $6, $6, $7, $8, $9, $10)
+                  updated_at, cjk, owner_id, folder, tags, links)
+             VALUES ($1, $2, octet_length($3), $3, '', $4, $5, 1, $6, $6, $7, $8, $9, $10, $11)
              RETURNING {}",
             *COLUMNS
         )
@@ -49,6 +49,7 @@ pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate
         .bind(row.owner)
         .bind(row.folder)
         .bind(row.tags)
+        .bind(row.html.links())
         .fetch_one(conn)
         .await
 }
@@ -66,6 +67,7 @@ pub async fn set_rendered(
         .col_expr(Column::Html, Expr::value(""))
         .col_expr(Column::HtmlZ, Expr::value(html.bytes().map(<[u8]>::to_vec)))
         .col_expr(Column::RenderVersion, Expr::value(render_version))
+        .col_expr(Column::Links, Expr::value(html.links()))
         .filter(Column::Seq.eq(seq))
         .filter(Column::Version.eq(version))
         .exec(conn.sea())
@@ -86,12 +88,13 @@ pub struct NextVersion<'a> {
     pub tags: Option<&'a str>,
 }
 
-/// The `SET` of a next version; `$6` and `$7` are left for the `WHERE`.
+/// The `SET` of a next version; `$6` and `$7` are left for the `WHERE`, and
+/// `$12` on for it.
 /// `updated_at` never goes back.
 const SET_NEXT: &str = "SET title = $1, size = octet_length($2), body = $2, html = '', html_z = $3,
         render_version = $4, version = version + 1,
         updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8,
-        folder = coalesce($9, folder), tags = coalesce($10, tags)";
+        folder = coalesce($9, folder), tags = coalesce($10, tags), links = $11";
 
 /// `sql` (an `UPDATE … SET_NEXT WHERE …`) with the next version's values bound
 /// and `$6`, `$7` bound to `id` and `version`.
@@ -112,6 +115,7 @@ fn next_version(
         .bind(next.cjk)
         .bind(next.folder)
         .bind(next.tags)
+        .bind(next.html.links())
 }
 
 /// Writes the next version of `current`. The `version` guard makes a lost race
@@ -148,7 +152,7 @@ pub async fn update_if_current(
             "UPDATE documents {SET_NEXT}
              WHERE id = $6 AND version = $7 AND deleted_at IS NULL AND {} >= 2
              RETURNING {}",
-            access::level("$11"),
+            access::level("$12"),
             *super::WRITTEN_COLUMNS
         )
     });

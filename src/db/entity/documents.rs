@@ -27,6 +27,9 @@ pub struct Model {
     pub folder: String,
     /// A JSON array of lower-case tag names.
     pub tags: String,
+    /// The keys of the documents its page links to, a JSON array
+    /// (`db::documents::links`).
+    pub links: String,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

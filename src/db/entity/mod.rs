@@ -8,6 +8,7 @@ use sea_orm::{ColumnTrait, EntityTrait, IdenStatic, Iterable};
 
 pub mod api_tokens;
 pub mod audit_log;
+pub mod document_links;
 pub mod document_shares;
 pub mod document_tags;
 pub mod documents;
@@ -64,6 +65,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(revisions::Entity)?,
         shape(document_shares::Entity)?,
         shape(document_tags::Entity)?,
+        shape(document_links::Entity)?,
         shape(sessions::Entity)?,
         shape(api_tokens::Entity)?,
         shape(drafts::Entity)?,

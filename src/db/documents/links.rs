@@ -1,0 +1,133 @@
+//! Links between documents. The renderer writes `[[Title]]` as an anchor that
+//! starts with `LINK_OPEN` and the link's target; the page's targets go into
+//! `documents.links` with the page, and triggers (migration 0014) keep
+//! `document_links` from it: one row per target, with the document it was
+//! resolved to when it was written (by title, or folder and title). A rename
+//! keeps the row, so the link follows the document; a link waiting for a
+//! title is resolved when a document takes it. Who may see what is decided
+//! when a page is read (`outgoing`, `incoming`), never here.
+
+use super::access;
+use crate::db::Conn;
+
+/// How a link between documents starts in a stored page; the target follows,
+/// percent-encoded, then `">`.
+pub const LINK_OPEN: &str = "<a class=\"wikilink\" href=\"/go?to=";
+
+/// How a target is compared with titles and folders: spaces trimmed and made
+/// single, ASCII letters lower-case (what SQLite's `lower` does, and the
+/// PostgreSQL triggers do the same).
+pub fn key(target: &str) -> String {
+    target
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase()
+}
+
+/// Each link target of a rendered page, as `key`s, once each, in order.
+pub fn targets(html: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (at, _) in html.match_indices(LINK_OPEN) {
+        let rest = &html[at + LINK_OPEN.len()..];
+        let Some(end) = rest.find('"') else { continue };
+        let target = percent_encoding::percent_decode_str(&rest[..end]).decode_utf8_lossy();
+        let k = key(&target);
+        if !k.is_empty() && !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// Each link of document `seq`'s page: its target key, and the id of the
+/// document it leads to when `viewer` may read that one and it is not in
+/// the trash.
+pub async fn outgoing(
+    ex: &impl Conn,
+    seq: i64,
+    viewer: Option<i64>,
+) -> Result<Vec<(String, Option<String>)>, crate::db::Error> {
+    crate::db::query_as(format!(
+        "SELECT l.target, d.id FROM document_links AS l
+         LEFT JOIN documents AS d ON d.seq = l.to_seq AND d.deleted_at IS NULL AND {}
+         WHERE l.from_seq = $2",
+        access::visible("$1")
+    ))
+    .bind(viewer)
+    .bind(seq)
+    .fetch_all(ex)
+    .await
+}
+
+/// The documents `viewer` may read that link to document `seq`, by title: id
+/// and title each, at most `limit`.
+pub async fn incoming(
+    ex: &impl Conn,
+    seq: i64,
+    viewer: Option<i64>,
+    limit: i64,
+) -> Result<Vec<(String, String)>, crate::db::Error> {
+    crate::db::query_as(format!(
+        "SELECT d.id, d.title FROM document_links AS l
+         JOIN documents AS d ON d.seq = l.from_seq
+         WHERE l.to_seq = $2 AND d.seq <> $2 AND d.deleted_at IS NULL AND {}
+         ORDER BY lower(d.title), d.id LIMIT $3",
+        access::visible("$1")
+    ))
+    .bind(viewer)
+    .bind(seq)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
+/// `expr` with its ASCII capitals made small, on either engine (PostgreSQL's
+/// `lower` would change every letter, SQLite's changes ASCII only).
+fn ascii_lower(expr: &str, postgres: bool) -> String {
+    if postgres {
+        format!("translate({expr}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')")
+    } else {
+        format!("lower({expr})")
+    }
+}
+
+/// The live document `viewer` may read whose title (or folder and title) is
+/// `key`: a title first, theirs first, then the oldest. For a link followed
+/// from a page that does not say where it leads.
+pub async fn find(
+    ex: &impl Conn,
+    (key, postgres): (&str, bool),
+    viewer: Option<i64>,
+) -> Result<Option<String>, crate::db::Error> {
+    let title = ascii_lower("d.title", postgres);
+    let path = ascii_lower("d.folder || '/' || d.title", postgres);
+    crate::db::query_scalar(format!(
+        "SELECT d.id FROM documents AS d
+         WHERE d.deleted_at IS NULL AND {visible}
+           AND ({title} = $2 OR (d.folder <> '' AND {path} = $2))
+         ORDER BY CASE WHEN {title} = $2 THEN 0 ELSE 1 END,
+                  CASE WHEN d.owner_id = $1 THEN 0 ELSE 1 END, d.seq
+         LIMIT 1",
+        visible = access::visible("$1")
+    ))
+    .bind(viewer)
+    .bind(key)
+    .fetch_optional(ex)
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_read_back_from_the_page_once_each() {
+        let html = format!(
+            "<p>{LINK_OPEN}Tomato%20Plan\">x</a> and {LINK_OPEN}tomato%20%20plan\">y</a> \
+             {LINK_OPEN}Projects%2FGr%C3%BCn\">z</a></p>"
+        );
+        assert_eq!(targets(&html), ["tomato plan", "projects/grün"]);
+        assert!(targets("<p><a href=\"/go?to=x\">plain</a></p>").is_empty());
+    }
+}

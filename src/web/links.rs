@@ -1,0 +1,37 @@
+//! `GET /go?to=TARGET`: where a link between documents leads when the page
+//! that holds it did not say (a revision, a preview, the API's HTML): the
+//! document of that title (or folder and title) the user may read, else the
+//! editor with the title filled in. Only ever a redirect within quire.
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+
+use super::AppState;
+use super::error::AppError;
+use super::params::actor;
+use super::session::CurrentUser;
+use crate::db::documents::listing::encoded;
+use crate::documents;
+
+#[derive(Deserialize)]
+pub struct GoQuery {
+    #[serde(default)]
+    to: String,
+}
+
+pub async fn follow_link(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<GoQuery>,
+) -> Result<HttpResponse, AppError> {
+    let target: String = query.to.chars().take(401).collect();
+    let to = match documents::links::follow(&state.db, &target, actor(&user)).await? {
+        Some(id) => format!("/d/{id}"),
+        None if target.trim().is_empty() => "/".to_owned(),
+        None => format!("/new?title={}", encoded(target.trim())),
+    };
+    Ok(HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, to))
+        .finish())
+}

@@ -1,0 +1,182 @@
+//! Links between documents: `[[Title]]` leads to the document of that title,
+//! follows it through a rename, waits for a title nobody has yet (offering to
+//! create it), and every document lists what links to it. A reader sees links
+//! and backlinks only to and from documents they may read.
+
+use reqwest::StatusCode;
+use serde_json::json;
+
+use crate::folders_tags::Api;
+use crate::helpers::{PASSWORD, location, sign_in, spawn_app};
+
+fn id_of(doc: &serde_json::Value) -> String {
+    doc["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn links_lead_to_documents_follow_a_rename_and_wait_for_a_title() {
+    let app = spawn_app().await;
+    let api = Api::new(&app).await;
+    let plan = api
+        .create(json!({"title": "Tomato Plan", "body": "seeds"}))
+        .await;
+    let plan_id = id_of(&plan);
+    let garden = api
+        .create(json!({"title": "Garden", "body": "See [[tomato  plan]], [[Compost|the heap]] and [[Projects/Beans]]."}))
+        .await;
+    let garden_id = id_of(&garden);
+
+    let (status, page) = app.get_text(&format!("/d/{garden_id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains(&format!(
+            "<a class=\"wikilink\" href=\"/d/{plan_id}\">tomato  plan</a>"
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains("class=\"wikilink missing\" href=\"/new?title=Compost\""),
+        "{page}"
+    );
+    assert!(
+        page.contains("href=\"/new?title=Beans&amp;folder=Projects\""),
+        "{page}"
+    );
+    let (_, page) = app.get_text(&format!("/d/{plan_id}")).await;
+    assert!(page.contains("Linked from"), "{page}");
+    assert!(
+        page.contains(&format!("<li><a href=\"/d/{garden_id}\">Garden</a></li>")),
+        "{page}"
+    );
+
+    // Renamed, the document keeps its links.
+    let (status, _) = api
+        .put(
+            &plan_id,
+            1,
+            json!({"title": "Tomato Schedule", "body": "seeds"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, page) = app.get_text(&format!("/d/{garden_id}")).await;
+    assert!(
+        page.contains(&format!("href=\"/d/{plan_id}\">tomato  plan</a>")),
+        "{page}"
+    );
+
+    // A title taken later, and a folder and title, take the links waiting for them.
+    let compost = id_of(&api.create(json!({"title": "compost", "body": "x"})).await);
+    let beans = id_of(
+        &api.create(json!({"title": "Beans", "body": "x", "folder": "Projects"}))
+            .await,
+    );
+    let (_, page) = app.get_text(&format!("/d/{garden_id}")).await;
+    assert!(
+        page.contains(&format!("href=\"/d/{compost}\">the heap</a>")),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("href=\"/d/{beans}\">Projects/Beans</a>")),
+        "{page}"
+    );
+    assert!(!page.contains("wikilink missing"), "{page}");
+
+    // A page that does not say where a link leads (a revision, a preview).
+    let res = app.get("/go?to=tomato%20schedule").await;
+    assert_eq!(location(&res), format!("/d/{plan_id}"));
+    let res = app.get("/go?to=No%20such%20page").await;
+    assert_eq!(location(&res), "/new?title=No%20such%20page");
+    let (_, editor) = app.get_text("/new?title=No%20such%20page").await;
+    assert!(editor.contains("value=\"No such page\""), "{editor}");
+
+    // A link to a document in the trash leads nowhere; its page keeps no backlink from it.
+    let res = app.post_form(&format!("/d/{compost}/delete"), &[]).await;
+    assert!(res.status().is_redirection() || res.status().is_success());
+    let (_, page) = app.get_text(&format!("/d/{garden_id}")).await;
+    assert!(
+        page.contains("class=\"wikilink missing\" href=\"/new?title=Compost\""),
+        "{page}"
+    );
+
+    // Editing the text away removes the link and the backlink.
+    let (status, _) = api
+        .put(
+            &garden_id,
+            1,
+            json!({"title": "Garden", "body": "no links now"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, page) = app.get_text(&format!("/d/{plan_id}")).await;
+    assert!(!page.contains("Linked from"), "{page}");
+}
+
+#[tokio::test]
+async fn links_and_backlinks_show_only_what_the_reader_may_read() {
+    let app = spawn_app().await;
+    let api = Api::new(&app).await;
+    let notes = id_of(
+        &api.create(json!({"title": "Alice notes", "body": "x"}))
+            .await,
+    );
+    quire::accounts::create_user(&app.db, "bob", PASSWORD, false)
+        .await
+        .unwrap();
+    let (bob, csrf) = sign_in(&app.address, "bob", PASSWORD).await;
+    let res = bob
+        .post(format!("{}/docs", app.address))
+        .form(&[
+            ("title", "Bob secret"),
+            ("body", "about [[Alice notes]]"),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    let secret = location(&res);
+    let secret = secret
+        .trim_start_matches("/d/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let res = bob
+        .post(format!("{}/d/{secret}/share", app.address))
+        .form(&[
+            ("action", "visibility"),
+            ("visibility", "private"),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success() || res.status().is_redirection());
+
+    // Alice may not read Bob's document: no backlink from it, and her link to
+    // it by title leads nowhere and names no id.
+    let (_, page) = app.get_text(&format!("/d/{notes}")).await;
+    assert!(
+        !page.contains("Linked from") && !page.contains(&secret),
+        "{page}"
+    );
+    let index = id_of(
+        &api.create(json!({"title": "Index", "body": "[[Bob secret]]"}))
+            .await,
+    );
+    let (_, page) = app.get_text(&format!("/d/{index}")).await;
+    assert!(page.contains("class=\"wikilink missing\""), "{page}");
+    assert!(!page.contains(&secret), "{page}");
+    let res = app.get("/go?to=Bob%20secret").await;
+    assert_eq!(location(&res), "/new?title=Bob%20secret");
+    // Bob's own page links to what he may read; Alice's notes are hers alone
+    // unless shared.
+    let page = bob
+        .get(format!("{}/d/{secret}", app.address))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("Alice notes"), "{page}");
+}
