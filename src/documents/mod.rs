@@ -19,6 +19,7 @@ pub mod place;
 mod plain;
 mod prepared;
 mod render;
+pub mod renders;
 mod revisions;
 mod saving;
 mod search;

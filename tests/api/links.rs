@@ -180,3 +180,45 @@ async fn links_and_backlinks_show_only_what_the_reader_may_read() {
         .unwrap();
     assert!(page.contains("Alice notes"), "{page}");
 }
+
+/// After an upgrade whose renderer draws links, a start redoes the pages in the
+/// background: a document shows what links to it though nobody has opened the
+/// linking page since.
+#[tokio::test]
+async fn pages_from_before_links_are_redone_in_the_background_after_a_start() {
+    let app = spawn_app().await;
+    let api = Api::new(&app).await;
+    let target = id_of(&api.create(json!({"title": "Seed list", "body": "x"})).await);
+    let linking = id_of(
+        &api.create(json!({"title": "Old page", "body": "see [[Seed list]]"}))
+            .await,
+    );
+    // As a page made by the renderer before: no links recorded, none drawn.
+    for sql in [
+        "UPDATE documents SET render_version = 5, links = '[]' WHERE id = $1",
+        "DELETE FROM quire_settings WHERE key = 'rendered_with' AND $1 <> ''",
+    ] {
+        quire::db::query(sql)
+            .bind(linking.as_str())
+            .execute(&app.db.write)
+            .await
+            .unwrap();
+    }
+    let (_, page) = app.get_text(&format!("/d/{target}")).await;
+    assert!(!page.contains("Linked from"), "{page}");
+
+    let (config, dir) = app.stop().await;
+    let again = crate::helpers::start(config, dir).await;
+    let mut shown = String::new();
+    for _ in 0..100 {
+        shown = again.get_text(&format!("/d/{target}")).await.1;
+        if shown.contains("Linked from") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(
+        shown.contains(&format!("<a href=\"/d/{linking}\">Old page</a>")),
+        "{shown}"
+    );
+}

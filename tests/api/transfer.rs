@@ -212,9 +212,15 @@ async fn a_vault_keeps_its_folders_and_front_matter_tags() {
     };
     let (tomatoes, inbox) = (id_of("tomatoes"), id_of("inbox"));
     let (_, page) = app.get_text(&format!("/d/{inbox}")).await;
-    assert!(page.contains(&format!("href=\"/d/{tomatoes}\">toms</a>")), "{page}");
+    assert!(
+        page.contains(&format!("href=\"/d/{tomatoes}\">toms</a>")),
+        "{page}"
+    );
     let (_, page) = app.get_text(&format!("/d/{tomatoes}")).await;
-    assert!(page.contains(&format!("href=\"/d/{inbox}\">inbox</a>")), "{page}");
+    assert!(
+        page.contains(&format!("href=\"/d/{inbox}\">inbox</a>")),
+        "{page}"
+    );
     assert!(page.contains("Linked from"), "{page}");
     let (_, list) = app.get_text("/?folder=Projects").await;
     assert!(

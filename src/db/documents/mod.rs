@@ -12,6 +12,7 @@ mod html;
 pub mod links;
 pub mod listing;
 pub mod places;
+pub mod renders;
 pub mod revisions;
 pub mod shares;
 mod store;
