@@ -103,6 +103,7 @@ fn signed_in(cfg: &mut ServiceConfig) {
     cfg.route("/", get().to(docs::document_list))
         .route("/new", get().to(docs::document_new))
         .route("/go", get().to(crate::web::links::follow_link))
+        .route("/titles", get().to(crate::web::links::link_suggestions))
         .route("/docs", post().to(docs::document_create))
         .route("/preview", post().to(crate::web::preview::preview))
         .route("/d", get().to(docs::document_index))

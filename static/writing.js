@@ -244,6 +244,88 @@
     });
   });
 
+  // Links between documents: after "[[" the editor offers the titles that
+  // hold what follows (up to "]]"); a click, Enter or Tab completes the link.
+  // Without JavaScript the brackets are typed by hand.
+  var offered = { area: null, start: 0, timer: null, asked: "" };
+  function suggestions() { return document.getElementById("link-suggestions"); }
+  function typedLink(area) {
+    var before = area.value.slice(0, area.selectionStart);
+    var open = before.lastIndexOf("[[");
+    if (open < 0 || area.selectionStart !== area.selectionEnd) return null;
+    var typed = before.slice(open + 2);
+    if (/\]\]|\n|\|/.test(typed) || typed.length > 100) return null;
+    return { start: open + 2, text: typed };
+  }
+  function hideSuggestions() {
+    var list = suggestions();
+    if (list) { list.hidden = true; list.innerHTML = ""; }
+    offered.area = null;
+  }
+  function choose(option) {
+    var area = offered.area;
+    if (!area || !option) return;
+    area.focus();
+    area.setSelectionRange(offered.start, area.selectionStart);
+    replaceSelection(area, option.getAttribute("data-target") + "]]", 0, 0);
+    var end = offered.start + option.getAttribute("data-target").length + 2;
+    area.setSelectionRange(end, end);
+    hideSuggestions();
+  }
+  function moveChoice(list, step) {
+    var options = Array.prototype.slice.call(list.querySelectorAll("[role=option]"));
+    var at = options.findIndex(function (o) { return o.getAttribute("aria-selected") === "true"; });
+    options.forEach(function (o) { o.setAttribute("aria-selected", "false"); });
+    var next = options[(at + step + options.length) % options.length];
+    next.setAttribute("aria-selected", "true");
+    offered.area.setAttribute("aria-activedescendant", next.id);
+  }
+  document.addEventListener("input", function (e) {
+    var area = e.target;
+    if (!area.matches || !area.matches("textarea#body") || !suggestions()) return;
+    clearTimeout(offered.timer);
+    var typed = typedLink(area);
+    if (!typed) { hideSuggestions(); return; }
+    offered.timer = setTimeout(function () {
+      offered.asked = typed.text;
+      fetch("/titles?q=" + encodeURIComponent(typed.text), {
+        headers: { "HX-Request": "true", "HX-Target": "link-suggestions" },
+        credentials: "same-origin"
+      }).then(function (res) { return res.ok ? res.text() : ""; }).then(function (html) {
+        var list = suggestions();
+        if (!list || offered.asked !== typed.text) return;
+        list.innerHTML = html;
+        var any = list.querySelector("[role=option]");
+        if (!any) { hideSuggestions(); return; }
+        offered.area = area;
+        offered.start = typed.start;
+        any.setAttribute("aria-selected", "true");
+        area.setAttribute("aria-activedescendant", any.id);
+        list.hidden = false;
+      }, hideSuggestions);
+    }, 120);
+  });
+  document.addEventListener("keydown", function (e) {
+    var list = suggestions();
+    if (!list || list.hidden || e.target !== offered.area) return;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      moveChoice(list, e.key === "ArrowDown" ? 1 : -1);
+    } else if (e.key === "Enter" || e.key === "Tab") {
+      e.preventDefault();
+      choose(list.querySelector("[aria-selected=true]"));
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      hideSuggestions();
+    }
+  });
+  document.addEventListener("mousedown", function (e) {
+    var option = e.target.closest && e.target.closest("#link-suggestions [role=option]");
+    if (!option) return;
+    e.preventDefault();
+    choose(option);
+  });
+
   function ready() {
     addCopyButtons();
     openAtFirstConflict();

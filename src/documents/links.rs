@@ -166,6 +166,46 @@ pub async fn follow(db: &Db, target: &str, actor: Actor<'_>) -> Result<Option<St
     Ok(stored::find(&db.read, (&k, postgres), access::viewer(Some(actor))).await?)
 }
 
+/// Titles offered while a link is typed (`[[gar`): at most this many.
+const SUGGESTED: i64 = 8;
+
+/// The documents `actor` may read whose title holds `typed` (case aside),
+/// those starting with it first: title, folder, and what the link names
+/// (the folder too where two offered share the title), to complete a link.
+pub async fn suggest(
+    db: &Db,
+    typed: &str,
+    actor: Actor<'_>,
+) -> Result<Vec<(String, String, String)>, DocError> {
+    let typed: String = typed
+        .trim()
+        .chars()
+        .take(100)
+        .collect::<String>()
+        .to_lowercase();
+    let mut escaped = String::with_capacity(typed.len());
+    for c in typed.chars() {
+        if matches!(c, '\\' | '%' | '_') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    let (pattern, start) = (format!("%{escaped}%"), format!("{escaped}%"));
+    let viewer = access::viewer(Some(actor));
+    let found = stored::titles_like(&db.read, viewer, (&pattern, &start), SUGGESTED).await?;
+    let shared = |title: &str| found.iter().filter(|(t, _)| key(t) == key(title)).count() > 1;
+    Ok(found
+        .iter()
+        .map(|(title, folder)| {
+            let target = match shared(title) && !folder.is_empty() {
+                true => format!("{folder}/{title}"),
+                false => title.clone(),
+            };
+            (title.clone(), folder.clone(), target)
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::render_markdown;

@@ -35,3 +35,30 @@ pub async fn follow_link(
         .insert_header((header::LOCATION, to))
         .finish())
 }
+
+#[derive(Deserialize)]
+pub struct TitlesQuery {
+    #[serde(default)]
+    q: String,
+}
+
+#[derive(askama::Template)]
+#[template(path = "documents/link_suggestions.html")]
+struct Suggestions {
+    found: Vec<(String, String, String)>,
+}
+
+/// `GET /titles?q=`: the editor's offer while a link is typed (`[[gar`), the
+/// documents the user may read whose title holds what follows the brackets.
+pub async fn link_suggestions(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<TitlesQuery>,
+) -> Result<HttpResponse, AppError> {
+    let found = documents::links::suggest(&state.db, &query.q, actor(&user)).await?;
+    Ok(super::pages::fragment(
+        actix_web::http::StatusCode::OK,
+        "Documents to link",
+        &Suggestions { found },
+    ))
+}

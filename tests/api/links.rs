@@ -168,6 +168,18 @@ async fn links_and_backlinks_show_only_what_the_reader_may_read() {
     assert!(!page.contains(&secret), "{page}");
     let res = app.get("/go?to=Bob%20secret").await;
     assert_eq!(location(&res), "/new?title=Bob%20secret");
+    // The titles offered while a link is typed are hers to read only, and
+    // what she types is text, not a pattern.
+    let (_, offered) = app.get_text("/titles?q=ecre").await;
+    assert!(!offered.contains("Bob secret"), "{offered}");
+    let (_, offered) = app.get_text("/titles?q=ALICE").await;
+    assert!(offered.contains("data-target=\"Alice notes\""), "{offered}");
+    api.create(json!({"title": "100% done", "body": "x"})).await;
+    let (_, offered) = app.get_text("/titles?q=%25").await;
+    assert!(
+        offered.contains("100% done") && !offered.contains("Alice notes"),
+        "{offered}"
+    );
     // Bob's own page links to what he may read; Alice's notes are hers alone
     // unless shared.
     let page = bob

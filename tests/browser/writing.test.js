@@ -242,3 +242,27 @@ test('code is highlighted by the server with classes the stylesheet colours', as
   assert.equal(await page.locator('pre.hl [style]').count(), 0, 'no inline styles');
   await ctx.close();
 });
+
+test('typing [[ offers the titles that match and completes the link; the saved page links both ways', async () => {
+  const { ctx, page } = await signedIn();
+  const target = unique('Greenhouse log');
+  const targetPath = await createDocument(page, target, 'warm');
+  await page.goto('/new');
+  const from = unique('Weekly round');
+  await page.getByLabel('Title').fill(from);
+  const body = editorBody(page);
+  await body.click();
+  await body.pressSequentially('Check the [[' + target.slice(0, 10).toLowerCase());
+  const offer = page.getByRole('listbox', { name: 'Documents to link' });
+  await offer.getByRole('option', { name: target }).waitFor();
+  await body.press('Enter');
+  assert.equal(await body.inputValue(), `Check the [[${target}]]`);
+  assert.equal(await offer.isVisible(), false);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: from }).waitFor();
+
+  await page.locator('.prose a.wikilink', { hasText: target }).click();
+  await page.waitForURL(`**${targetPath}`);
+  await page.getByRole('complementary', { name: 'Linked from' }).getByRole('link', { name: from }).waitFor();
+  await ctx.close();
+});

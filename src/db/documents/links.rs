@@ -117,6 +117,31 @@ pub async fn find(
     .await
 }
 
+/// Up to `limit` live documents `viewer` may read whose title holds
+/// `pattern` (a `LIKE` pattern, a backslash its escape, lower-case), those
+/// starting with `start` (another) first, then by title: title and folder each.
+pub async fn titles_like(
+    ex: &impl Conn,
+    viewer: Option<i64>,
+    (pattern, start): (&str, &str),
+    limit: i64,
+) -> Result<Vec<(String, String)>, crate::db::Error> {
+    crate::db::query_as(format!(
+        "SELECT d.title, d.folder FROM documents AS d
+         WHERE d.deleted_at IS NULL AND {} AND lower(d.title) LIKE $2 ESCAPE '\\'
+         ORDER BY CASE WHEN lower(d.title) LIKE $3 ESCAPE '\\' THEN 0 ELSE 1 END,
+                  lower(d.title), d.folder
+         LIMIT $4",
+        access::visible("$1")
+    ))
+    .bind(viewer)
+    .bind(pattern)
+    .bind(start)
+    .bind(limit)
+    .fetch_all(ex)
+    .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
