@@ -134,9 +134,29 @@ pub struct DocInput {
     pub folder: Option<String>,
     /// Its tags (stored lower case, without a leading `#`, each once; no
     /// commas). Left out: none for a new document, unchanged for a saved one.
-    #[schema(max_items = 30)]
+    #[schema(max_items = 30, value_type = Option<Vec<TagText>>)]
     pub tags: Option<Vec<String>>,
 }
+
+/// One tag as the API takes it (the description's only: the field is a
+/// string): at most 50 characters, a visible one among them, no comma or
+/// control character.
+struct TagText;
+
+impl utoipa::PartialSchema for TagText {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .max_length(Some(50))
+            .pattern(Some(TAG_PATTERN))
+            .into()
+    }
+}
+
+impl ToSchema for TagText {}
+
+/// `TagText`'s pattern: no comma or control character, and a visible one.
+const TAG_PATTERN: &str = r"^[^,\x00-\x1f\x7f-\x9f]*[^,\s\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb][^,\x00-\x1f\x7f-\x9f]*$";
 
 impl DocInput {
     /// The document as it is to be, or why not.
