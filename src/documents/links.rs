@@ -136,7 +136,8 @@ fn create_href(target: &str) -> String {
 
 /// What `actor` sees of `doc`'s links: its page with each link pointed at
 /// the document it leads to when they may read that one (`resolve`), and the
-/// documents they may read that link to it (id, title each).
+/// documents they may read that link to it (id, title each). A page with no
+/// links either way (as read with it: `Document::linked`) asks nothing.
 pub async fn for_reader(
     db: &Db,
     doc: &Document,
@@ -150,7 +151,13 @@ pub async fn for_reader(
             Ok(Vec::new())
         }
     };
-    let incoming = stored::incoming(&db.read, doc.seq, viewer, LINKED_FROM);
+    let incoming = async {
+        if doc.linked {
+            stored::incoming(&db.read, doc.seq, viewer, LINKED_FROM).await
+        } else {
+            Ok(Vec::new())
+        }
+    };
     let (found, incoming) = futures_util::future::try_join(outgoing, incoming).await?;
     Ok((resolve(&doc.html, Some(&found)), incoming))
 }

@@ -51,14 +51,27 @@ pub(crate) fn level(viewer_param: &str) -> String {
 /// for the session and the page, see `db::accounts::sessions::find_live_with_document`).
 pub(crate) fn access_for(viewer_expr: &str) -> String {
     format!(
-        "{}, {} AS access, {}",
+        "{}, {} AS access, {}, {}",
         *COLUMNS,
         ACCESS_SQL.replace("$2", viewer_expr),
-        sharing_columns("documents")
+        sharing_columns("documents"),
+        linked_column("documents")
     )
 }
 
-/// A document by id with `viewer`'s access level (`Document::access`) computed.
+/// `linked`: whether another document links to `doc` (`Document::linked`), so
+/// that a page without backlinks asks nothing more.
+fn linked_column(doc: &str) -> String {
+    format!(
+        "CAST(CASE WHEN EXISTS (SELECT 1 FROM document_links AS l
+                                WHERE l.to_seq = {doc}.seq AND l.from_seq <> {doc}.seq)
+                   THEN 1 ELSE 0 END AS BIGINT) AS linked"
+    )
+}
+
+/// A document by id with `viewer`'s access level (`Document::access`)
+/// computed, and whether another document links to it (`Document::linked`:
+/// a page without backlinks then asks nothing more).
 pub async fn find_with_access(
     ex: &impl crate::db::Conn,
     id: &str,
@@ -66,9 +79,10 @@ pub async fn find_with_access(
 ) -> Result<Option<Document>, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT {}, {ACCESS_SQL} AS access, {} FROM documents WHERE id = $1",
+            "SELECT {}, {ACCESS_SQL} AS access, {}, {} FROM documents WHERE id = $1",
             *COLUMNS,
-            sharing_columns("documents")
+            sharing_columns("documents"),
+            linked_column("documents")
         )
     });
     crate::db::query_as::<Document>(SQL.as_str())

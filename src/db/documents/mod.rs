@@ -54,6 +54,8 @@ pub struct Document {
     /// A path such as `Projects/Garden`; empty for the root.
     pub folder: String,
     pub tags: Vec<String>,
+    /// Whether another document links to it, where the query looked.
+    pub linked: bool,
 }
 
 impl crate::db::FromRow for Document {
@@ -86,6 +88,7 @@ impl crate::db::FromRow for Document {
             owner_name: row.get_or_default("owner_name")?,
             folder: row.get_or_default("folder")?,
             tags: tags_from_json(&row.get_or_default::<String>("tags")?),
+            linked: row.get_or_default::<i64>("linked")? != 0,
         })
     }
 }
