@@ -7,7 +7,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{PASSWORD, TestApp, api_token, location, sign_in, spawn_app};
+use crate::helpers::{TestApp, api_token, location, someone_elses_private_document, spawn_app};
 
 pub struct Api {
     pub client: reqwest::Client,
@@ -305,35 +305,17 @@ async fn another_users_private_folders_and_tags_stay_out_of_sight() {
     let api = Api::new(&app).await;
     api.create(json!({"title": "Mine", "body": "x", "folder": "Shared space", "tags": ["common"]}))
         .await;
-    quire::accounts::create_user(&app.db, "bob", PASSWORD, false)
-        .await
-        .unwrap();
-    let (bob, csrf) = sign_in(&app.address, "bob", PASSWORD).await;
-    let res = bob
-        .post(format!("{}/docs", app.address))
-        .form(&[
+    let (bob, _, _) = someone_elses_private_document(
+        &app,
+        "bob",
+        &[
             ("title", "Bob's secret"),
             ("body", "x"),
             ("folder", "Secret plans"),
             ("tags", "surprise, common"),
-            ("csrf", &csrf),
-        ])
-        .send()
-        .await
-        .unwrap();
-    let bobs = location(&res);
-    let bobs = bobs.trim_start_matches("/d/").split('?').next().unwrap();
-    let res = bob
-        .post(format!("{}/d/{bobs}/share", app.address))
-        .form(&[
-            ("action", "visibility"),
-            ("visibility", "private"),
-            ("csrf", &csrf),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert!(res.status().is_success() || res.status().is_redirection());
+        ],
+    )
+    .await;
 
     let (_, html) = app.get_text("/").await;
     assert!(

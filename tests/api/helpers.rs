@@ -395,3 +395,43 @@ pub fn unescape(s: &str) -> String {
         .replace("&#39;", "'")
         .replace("&#38;", "&")
 }
+
+/// A second user, signed in (client, CSRF token), with a private document
+/// made from the editor's form `fields` (title, body, ...): its id.
+pub async fn someone_elses_private_document(
+    app: &TestApp,
+    username: &str,
+    fields: &[(&str, &str)],
+) -> (reqwest::Client, String, String) {
+    accounts::create_user(&app.db, username, PASSWORD, false)
+        .await
+        .unwrap();
+    let (client, csrf) = sign_in(&app.address, username, PASSWORD).await;
+    let mut form = fields.to_vec();
+    form.push(("csrf", &csrf));
+    let res = client
+        .post(format!("{}/docs", app.address))
+        .form(&form)
+        .send()
+        .await
+        .unwrap();
+    let path = location(&res);
+    let id = path
+        .trim_start_matches("/d/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    let res = client
+        .post(format!("{}/d/{id}/share", app.address))
+        .form(&[
+            ("action", "visibility"),
+            ("visibility", "private"),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success() || res.status().is_redirection());
+    (client, csrf, id)
+}

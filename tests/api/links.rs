@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::folders_tags::Api;
-use crate::helpers::{PASSWORD, location, sign_in, spawn_app};
+use crate::helpers::{location, someone_elses_private_document, spawn_app};
 
 fn id_of(doc: &serde_json::Value) -> String {
     doc["id"].as_str().unwrap().to_owned()
@@ -119,38 +119,12 @@ async fn links_and_backlinks_show_only_what_the_reader_may_read() {
         &api.create(json!({"title": "Alice notes", "body": "x"}))
             .await,
     );
-    quire::accounts::create_user(&app.db, "bob", PASSWORD, false)
-        .await
-        .unwrap();
-    let (bob, csrf) = sign_in(&app.address, "bob", PASSWORD).await;
-    let res = bob
-        .post(format!("{}/docs", app.address))
-        .form(&[
-            ("title", "Bob secret"),
-            ("body", "about [[Alice notes]]"),
-            ("csrf", &csrf),
-        ])
-        .send()
-        .await
-        .unwrap();
-    let secret = location(&res);
-    let secret = secret
-        .trim_start_matches("/d/")
-        .split('?')
-        .next()
-        .unwrap()
-        .to_owned();
-    let res = bob
-        .post(format!("{}/d/{secret}/share", app.address))
-        .form(&[
-            ("action", "visibility"),
-            ("visibility", "private"),
-            ("csrf", &csrf),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert!(res.status().is_success() || res.status().is_redirection());
+    let (bob, _, secret) = someone_elses_private_document(
+        &app,
+        "bob",
+        &[("title", "Bob secret"), ("body", "about [[Alice notes]]")],
+    )
+    .await;
 
     // Alice may not read Bob's document: no backlink from it, and her link to
     // it by title leads nowhere and names no id.
