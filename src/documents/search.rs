@@ -18,7 +18,7 @@ async fn run(
     let mut hits: Vec<Hit> = sqlite::ranked(pool, expr, (limit, RANKED_AT_MOST), viewer).await?;
     // A hit the title pass found is not cut again.
     hits.retain(|h| !found.hits.iter().any(|f| f.id == h.id));
-    snippet::fill(pool, &mut hits, needles).await;
+    super::search_query::fill(pool, &mut hits, needles).await;
     Ok(hits)
 }
 
@@ -74,7 +74,7 @@ async fn inside_words(
             }
             let snippet = match &whole {
                 Some(text) => snippet::around(text, &t.needles, OPEN, CLOSE),
-                None => snippet::cut(pool, &c.id, &c.body, &t.needles).await,
+                None => snippet::cut(pool, (&c.id, &c.body), &t.needles, (OPEN, CLOSE)).await,
             };
             let hit = Hit {
                 snippet,

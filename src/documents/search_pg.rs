@@ -6,7 +6,7 @@
 //! the `tsquery` text has no syntax of the user's in it.
 
 use super::search_query::{Found, Hit, Term, Unit, script_runs, terms, units};
-use super::{Actor, access, snippet};
+use super::{Actor, access};
 use crate::db::Db;
 use crate::db::search::Scope;
 use crate::db::search::postgres::{self, Pass};
@@ -95,7 +95,7 @@ pub(super) async fn search(
         let mut hits = postgres::run::<Hit>(db, &pass, (limit, recent), viewer).await;
         if let Ok(hits) = &mut hits {
             hits.retain(|h| !found.hits.iter().any(|f| f.id == h.id));
-            snippet::fill(&db.read, hits, &needles).await;
+            super::search_query::fill(&db.read, hits, &needles).await;
         }
         found.take(hits, limit);
     }

@@ -267,6 +267,15 @@ pub(super) fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
     }
 }
 
+/// Each hit's snippet (`snippet::cut`) from the start of its text, which the
+/// search left in `snippet`.
+pub(super) async fn fill(read: &impl crate::db::Conn, hits: &mut [Hit], needles: &[String]) {
+    for hit in hits {
+        hit.snippet =
+            super::snippet::cut(read, (&hit.id, &hit.snippet), needles, (OPEN, CLOSE)).await;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

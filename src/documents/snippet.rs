@@ -247,9 +247,13 @@ pub fn is_cut(start: &str) -> bool {
 /// search read it (`around_start`); when its match lies further in, the text
 /// is read again, up to `SCAN_CHARS`. A text gone meanwhile, or a failed read
 /// (logged), shows the start that was read.
-pub async fn cut(read: &impl crate::db::Conn, id: &str, start: &str, needles: &[String]) -> String {
-    use super::search_query::{CLOSE, OPEN};
-    if let Some(s) = around_start(start, needles, OPEN, CLOSE) {
+pub async fn cut(
+    read: &impl crate::db::Conn,
+    (id, start): (&str, &str),
+    needles: &[String],
+    (open, close): (&str, &str),
+) -> String {
+    if let Some(s) = around_start(start, needles, open, close) {
         return s;
     }
     let text = match crate::db::search::text_start(read, id, SCAN_CHARS as i32).await {
@@ -259,14 +263,7 @@ pub async fn cut(read: &impl crate::db::Conn, id: &str, start: &str, needles: &[
             None
         }
     };
-    around(text.as_deref().unwrap_or(start), needles, OPEN, CLOSE)
-}
-
-/// Each hit's snippet (`cut`) from the start of its text in `snippet`.
-pub async fn fill(read: &impl crate::db::Conn, hits: &mut [super::Hit], needles: &[String]) {
-    for hit in hits {
-        hit.snippet = cut(read, &hit.id, &hit.snippet, needles).await;
-    }
+    around(text.as_deref().unwrap_or(start), needles, open, close)
 }
 
 #[cfg(test)]
