@@ -31,15 +31,25 @@ pub(super) fn set_aside<'a>(events: Vec<Event<'a>>, mark: &str) -> (Vec<Event<'a
     let mut out = Vec::with_capacity(events.len());
     let mut targets = Vec::new();
     let mut open: Vec<Open> = Vec::new();
+    // An image's text becomes its `alt` attribute: no anchor can go there.
+    let mut in_image = 0usize;
     for event in events {
         match event {
+            Event::Start(tag @ Tag::Image { .. }) => {
+                in_image += 1;
+                out.push(Event::Start(tag));
+            }
+            Event::End(TagEnd::Image) => {
+                in_image = in_image.saturating_sub(1);
+                out.push(Event::End(TagEnd::Image));
+            }
             Event::Start(Tag::Link {
                 link_type: LinkType::WikiLink { .. },
                 dest_url,
                 ..
             }) => {
                 let target = dest_url.split_whitespace().collect::<Vec<_>>().join(" ");
-                if target.is_empty() || target.chars().count() > MAX_TARGET {
+                if in_image > 0 || target.is_empty() || target.chars().count() > MAX_TARGET {
                     open.push(Open::Dropped);
                 } else {
                     out.push(Event::Text(CowStr::from(format!(
@@ -233,6 +243,18 @@ mod tests {
         )));
         assert!(html.contains(&format!("{LINK_OPEN}%3Cscript%3E\">x</a>")));
         assert!(html.contains("<code>[[code]]</code>"));
+        // Never inside an image's `alt`, where an anchor would break out of it.
+        for text in [
+            "![see [[Tomato Plan]]](x.png)",
+            "![a *[[Tomato Plan]]*](x.png)",
+            "![x][r]\n\n[r]: x.png \"[[Tomato Plan]]\"",
+        ] {
+            let image = render_markdown(text);
+            assert!(
+                !image.contains("alt=\"<") && !image.contains("=\"<a"),
+                "{image}"
+            );
+        }
         assert!(!html.contains("\u{E000}"));
         assert_eq!(
             crate::db::documents::links::targets(&html),
