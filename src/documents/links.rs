@@ -147,15 +147,17 @@ fn create_href(target: &str) -> String {
 /// What `actor` sees of `doc`'s links: its page with each link pointed at
 /// the document it leads to when they may read that one (`resolve`), and the
 /// documents they may read that link to it (id, title each). A page with no
-/// links either way (as read with it: `Document::linked`) asks nothing.
+/// links either way (as read with it: `Document::linked`) asks nothing, and a
+/// page without links of its own comes back as `None`: it is shown as stored.
 pub async fn for_reader(
     db: &Db,
     doc: &Document,
     actor: Actor<'_>,
-) -> Result<(String, Vec<(String, String)>), DocError> {
+) -> Result<(Option<String>, Vec<(String, String)>), DocError> {
     let viewer = Some(actor.user_id);
+    let has_links = doc.html.contains(LINK_OPEN);
     let outgoing = async {
-        if doc.html.contains(LINK_OPEN) {
+        if has_links {
             stored::outgoing(&db.read, doc.seq, viewer).await
         } else {
             Ok(Vec::new())
@@ -169,7 +171,10 @@ pub async fn for_reader(
         }
     };
     let (found, incoming) = futures_util::future::try_join(outgoing, incoming).await?;
-    Ok((resolve(&doc.html, Some(&found)), incoming))
+    Ok((
+        has_links.then(|| resolve(&doc.html, Some(&found))),
+        incoming,
+    ))
 }
 
 /// The document a link to `target` leads `actor` to, for a page that does not

@@ -138,7 +138,9 @@ pub async fn document_show(
             };
             let (html, linked_from) = documents::links::for_reader(&state.db, &doc, reader).await?;
             let mut shown = DocView::from(&doc);
-            shown.html = html;
+            if let Some(html) = html {
+                shown.html = html;
+            }
             shown.linked_from = linked_from;
             state.cache.keep_page(view.epoch, view.user.id, &doc, shown)
         }
