@@ -47,6 +47,7 @@ pub const STEPS: &[Step] = &[
     step!("0012_listing_orders"),
     step!("0013_folders_tags"),
     step!("0014_links"),
+    step!("0015_attachments"),
 ];
 
 pub struct Migrator;

@@ -139,6 +139,15 @@ pub struct Config {
     )]
     pub max_import_bytes: usize,
 
+    /// Largest file that may be attached to a document (an image, a PDF), in bytes.
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_MAX_ATTACHMENT_BYTES",
+        default_value_t = 10_485_760
+    )]
+    pub max_attachment_bytes: usize,
+
     /// Seconds a request body may take to arrive in full; a slower one gets 408 and its
     /// connection is closed (raise it for large imports over slow links).
     #[arg(
@@ -312,6 +321,7 @@ impl Config {
             "page_cache_mb" => self.page_cache_mb.to_string(),
             "max_doc_bytes" => self.max_doc_bytes.to_string(),
             "max_import_bytes" => self.max_import_bytes.to_string(),
+            "max_attachment_bytes" => self.max_attachment_bytes.to_string(),
             "durability" => format!("{:?}", self.durability).to_lowercase(),
             "workers" => self.workers.to_string(),
             "body_timeout" => self.body_timeout.to_string(),

@@ -85,6 +85,10 @@ pub fn app(cfg: &mut ServiceConfig) {
                 .service(public(
                     resource("/p/{token}").route(get().to(sharing::public_show)),
                 ))
+                .service(public(
+                    resource("/p/{token}/files/{name:.+}")
+                        .route(get().to(crate::web::files::public_file_get)),
+                ))
                 .service(
                     resource("/d/{id}")
                         .guard(guard::Get())
@@ -117,6 +121,11 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/d/{id}/draft/discard", post().to(drafts::draft_discard))
         .route("/d/{id}/delete", post().to(docs::document_delete))
         .route("/d/{id}/task", post().to(crate::web::tasks::task_set))
+        .route("/d/{id}/attachments", post().to(crate::web::files::attach))
+        .route(
+            "/d/{id}/files/{name:.+}",
+            get().to(crate::web::files::file_get),
+        )
         .service(
             resource("/d/{id}/share")
                 .route(get().to(sharing::share_page))

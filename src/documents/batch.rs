@@ -2,7 +2,7 @@
 //! each with its first revision.
 
 use super::{Actor, DocError, DocId, Document, RENDER_VERSION, Valid, cjk, now_ms};
-use super::{render_markdown, revisions, store};
+use super::{render_page, revisions, store};
 use crate::db::Db;
 
 /// Stores many documents in one transaction: all of them or none.
@@ -10,14 +10,15 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
     let rendered = docs
         .into_iter()
         .map(|d| {
-            let html = store::PackedHtml::pack(&render_markdown(&d.body))?;
-            Ok((d, html))
+            let id = DocId::random();
+            let html = store::PackedHtml::pack(&render_page(&d.body, Some(id.as_str())))?;
+            Ok((d, id, html))
         })
         .collect::<Result<Vec<_>, crate::db::Error>>()?;
     let now = now_ms();
     let mut tx = db.begin_write().await?;
-    for (doc, html) in &rendered {
-        insert_new(&mut tx, doc, html, None, now).await?;
+    for (doc, id, html) in &rendered {
+        insert_new(&mut tx, id, doc, html, None, now).await?;
     }
     tx.commit().await?;
     Ok(rendered.len())
@@ -26,13 +27,13 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
 /// Inserts a new document with its first revision, in the caller's transaction.
 async fn insert_new(
     tx: &mut crate::db::WriteTx,
+    id: &DocId,
     doc: &Valid,
     html: &store::PackedHtml,
     actor: Option<Actor<'_>>,
     now: i64,
 ) -> Result<Document, DocError> {
     let owner = actor.map(|a| a.user_id);
-    let id = DocId::random();
     let cjk = cjk::index_text(&doc.title, &doc.body);
     let tags = doc.tags_json();
     let row = store::NewRow {

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::revisions::line_changes;
-use super::{DocId, RENDER_VERSION, cjk, render_markdown};
+use super::{DocId, RENDER_VERSION, cjk, render_page};
 use crate::db::documents::PackedHtml;
 pub use crate::db::documents::bulk::{Prepared, RevRow, TextRow, existing_ids, insert};
 use crate::db::documents::revisions::{SNAPSHOT_EVERY, compress, hash};
@@ -119,7 +119,8 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
     }
     let (html, render_version) = if render {
         (
-            PackedHtml::pack(&render_markdown(&doc.body)).map_err(|e| e.to_string())?,
+            PackedHtml::pack(&render_page(&doc.body, Some(doc.id.as_str())))
+                .map_err(|e| e.to_string())?,
             RENDER_VERSION,
         )
     } else {

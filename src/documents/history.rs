@@ -4,7 +4,7 @@
 use similar::{ChangeTag, TextDiff};
 
 use super::revisions::{self, Revision};
-use super::{Access, Actor, DocError, DocId, Document, PAGE_SIZE, Valid, access, render_markdown};
+use super::{Access, Actor, DocError, DocId, Document, PAGE_SIZE, Valid, access, render_page};
 use crate::db::Db;
 
 async fn readable(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
@@ -75,7 +75,7 @@ pub async fn restore_revision(
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     let (_, old, text) = revision(db, id, rev, actor).await?;
-    let html = crate::db::documents::PackedHtml::pack(&render_markdown(&text))?;
+    let html = crate::db::documents::PackedHtml::pack(&render_page(&text, Some(id.as_str())))?;
     // The folder and tags come back with the text, as the history showed them.
     let doc = Valid {
         title: old.title,

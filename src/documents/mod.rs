@@ -7,6 +7,7 @@ pub mod bulk;
 mod cjk;
 pub mod drafts;
 mod escape;
+pub mod files;
 mod folders;
 mod headings;
 mod highlight;
@@ -43,7 +44,7 @@ pub use id::DocId;
 pub use lists::{MAX_TAGS_LISTED, folders, list, list_trash, more_after, places, tags};
 pub use merge::{Chunk, Merge};
 pub use place::Place;
-pub use render::{RENDER_VERSION, render_markdown};
+pub use render::{RENDER_VERSION, render_markdown, render_page};
 pub use revisions::Revision;
 pub use saving::{Conflicted, Saved, save};
 pub use search::search;
@@ -235,8 +236,9 @@ impl Valid {
 }
 
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
-    let page = prepared::Page::render(&doc.body)?;
-    prepared::create(db, doc, page, actor).await
+    let id = DocId::random();
+    let page = prepared::Page::render(&doc.body, Some(id.as_str()))?;
+    prepared::create(db, id, doc, page, actor).await
 }
 
 /// A document the actor may read (in the trash or not).
@@ -251,8 +253,8 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
     if doc.render_version == RENDER_VERSION {
         return Ok(doc);
     }
-    let body = doc.body.clone();
-    let page = tokio::task::spawn_blocking(move || prepared::Page::render(&body))
+    let (body, id) = (doc.body.clone(), doc.id.clone());
+    let page = tokio::task::spawn_blocking(move || prepared::Page::render(&body, Some(&id)))
         .await
         .map_err(|e| DocError::Internal(e.into()))??;
     store::set_rendered(
@@ -277,7 +279,7 @@ pub async fn update(
     doc: Valid,
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
-    let page = prepared::Page::render(&doc.body)?;
+    let page = prepared::Page::render(&doc.body, Some(id.as_str()))?;
     if let Some(saved) = prepared::save_quickly(db, (id, base), &doc, &page, actor, false).await? {
         return Ok(saved);
     }
@@ -352,10 +354,14 @@ pub async fn restore(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<()
     Ok(())
 }
 
-/// Deletes every document in the trash for good; returns how many.
+/// Deletes every document in the trash for good, and the files no document
+/// names any more; returns how many documents.
 pub async fn empty_trash(db: &Db, actor: Option<Actor<'_>>) -> Result<u64, DocError> {
     let tx = db.begin_write().await?;
     let n = store::purge_trash(&tx, access::viewer(actor)).await?;
+    if n > 0 {
+        crate::db::documents::files::collect_unnamed(&tx).await?;
+    }
     tx.commit().await?;
     Ok(n)
 }

@@ -6,7 +6,7 @@
 //! is written and the caller takes the careful path, which decides what to say.
 
 use super::{
-    Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, render_markdown,
+    Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, render_page,
     revisions,
 };
 use crate::db::Db;
@@ -21,8 +21,9 @@ pub(super) struct Page {
 }
 
 impl Page {
-    pub fn render(body: &str) -> Result<Self, DocError> {
-        let html = render_markdown(body);
+    /// `id`: the document's, when it has one (its files' images point there).
+    pub fn render(body: &str, id: Option<&str>) -> Result<Self, DocError> {
+        let html = render_page(body, id);
         let packed = PackedHtml::pack(&html)?;
         Ok(Self { html, packed })
     }
@@ -179,6 +180,7 @@ struct NewJob {
 /// Creates a document in a transaction it may share with other writes.
 pub(super) async fn create(
     db: &Db,
+    id: DocId,
     doc: Valid,
     page: Page,
     actor: Option<Actor<'_>>,
@@ -216,7 +218,7 @@ pub(super) async fn create(
         Ok(created)
     }
     let job = std::sync::Arc::new(NewJob {
-        id: DocId::random(),
+        id,
         cjk: cjk::index_text(&doc.title, &doc.body),
         text: StoredText::whole(&doc.body)?,
         added: revisions::line_changes("", &doc.body).0,

@@ -13,7 +13,9 @@ use super::{headings, highlight};
 /// 4: headings have ids and links to themselves; a table of contents from three.
 /// 5: fenced code in a known language is highlighted (classes only).
 /// 6: `[[Title]]` and `[[Title|label]]` are links between documents.
-pub const RENDER_VERSION: i64 = 6;
+/// 7: an image naming a file (`![](photo.png)`, `![[photo.png]]`) shows the
+///    document's file of that name.
+pub const RENDER_VERSION: i64 = 7;
 
 /// The Markdown quire speaks; finding the n-th task parses with the same.
 pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
@@ -22,7 +24,15 @@ pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_FOOTNOTES)
     .union(Options::ENABLE_WIKILINKS);
 
+/// A text's page where no document is known (a new document's preview): an
+/// image naming a file keeps its source as written.
 pub fn render_markdown(source: &str) -> String {
+    render_page(source, None)
+}
+
+/// The page of document `doc_id`'s text: an image naming a file (a source
+/// without a scheme or a leading `/`) shows the document's file of that name.
+pub fn render_page(source: &str, doc_id: Option<&str>) -> String {
     // Task-list boxes leave the parser as marks the writer cannot guess (fresh for
     // every render), one before the item's text and one after it, and come back
     // after sanitising as a checkbox labelled by that text. Sanitising removes
@@ -34,7 +44,31 @@ pub fn render_markdown(source: &str) -> String {
         format!("{mark}e\u{E000}"),
     );
     let mut in_task = false;
-    let parsed: Vec<Event> = Parser::new_ext(source, OPTIONS).collect();
+    let parsed: Vec<Event> = Parser::new_ext(source, OPTIONS)
+        .map(|e| match (e, doc_id) {
+            (
+                Event::Start(Tag::Image {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                }),
+                Some(doc),
+            ) => {
+                let dest_url = match super::files::local_name(&dest_url) {
+                    Some(name) => CowStr::from(super::files::url(doc, &name)),
+                    None => dest_url,
+                };
+                Event::Start(Tag::Image {
+                    link_type,
+                    dest_url,
+                    title,
+                    id,
+                })
+            }
+            (e, _) => e,
+        })
+        .collect();
     // Fenced code leaves as a mark too, and comes back highlighted.
     let (mut parsed, blocks) = set_code_aside(parsed, &mark);
     let headings = headings::name(&mut parsed);

@@ -35,12 +35,13 @@ pub async fn redo_old_pages(db: Db) {
         if batch.is_empty() {
             break;
         }
-        for (seq, version, body) in batch {
+        for (seq, id, version, body) in batch {
             after = seq;
-            let page = match tokio::task::spawn_blocking(move || Page::render(&body)).await {
-                Ok(Ok(page)) => page,
-                _ => continue,
-            };
+            let page =
+                match tokio::task::spawn_blocking(move || Page::render(&body, Some(&id))).await {
+                    Ok(Ok(page)) => page,
+                    _ => continue,
+                };
             match store::set_rendered(&db.write, seq, version, &page.packed, RENDER_VERSION).await {
                 Ok(()) => redone += 1,
                 Err(e) => {

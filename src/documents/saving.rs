@@ -51,7 +51,7 @@ pub async fn save(
     cap: usize,
     actor: Option<Actor<'_>>,
 ) -> Result<Saved, DocError> {
-    let page = Page::render(&doc.body)?;
+    let page = Page::render(&doc.body, Some(id.as_str()))?;
     if let Some(doc) = prepared::save_quickly(db, (id, base), &doc, &page, actor, true).await? {
         return Ok(Saved {
             doc,
@@ -81,7 +81,7 @@ pub async fn save(
                 merged_with,
             }
         } else {
-            let page = Page::render(&merged.body)?;
+            let page = Page::render(&merged.body, Some(&current.id))?;
             let saved = save_over(&mut tx, &current, &merged, &page.packed, actor).await?;
             Saved {
                 doc: saved,

@@ -26,6 +26,8 @@ struct SettingsPartial<'a> {
     tokens: Vec<TokenView>,
     error: Option<&'a str>,
     new_token: Option<&'a str>,
+    /// What the files attached to the user's documents take, each content once.
+    files_size: String,
 }
 
 pub fn account_error(e: AccountError) -> AppError {
@@ -49,6 +51,7 @@ async fn settings(
     let rows = tokens::list(&state.db, &user.0)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
+    let files = crate::documents::files::owner_total(&state.db, user.0.id).await?;
     let tokens = rows
         .into_iter()
         .map(|t| TokenView {
@@ -66,6 +69,7 @@ async fn settings(
             tokens,
             error,
             new_token,
+            files_size: crate::documents::human_size(usize::try_from(files).unwrap_or(0)),
         },
     ))
 }

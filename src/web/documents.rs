@@ -83,6 +83,7 @@ pub async fn document_new(
         &EditPartial {
             form: &form,
             error: None,
+            notice: None,
             draft: None,
             preview: None,
         },
@@ -90,7 +91,11 @@ pub async fn document_new(
 }
 
 /// The user's submission as the editor will show it again if it is refused.
-fn submitted(form: &FormData, id: Option<&DocId>, cap: usize) -> Result<EditForm, AppError> {
+pub(super) fn submitted(
+    form: &FormData,
+    id: Option<&DocId>,
+    cap: usize,
+) -> Result<EditForm, AppError> {
     Ok(EditForm {
         id: id.map(|i| i.to_string()),
         title: form.require("title")?.to_owned(),
@@ -209,6 +214,7 @@ pub async fn document_edit(
         &EditPartial {
             form: &form,
             error: None,
+            notice: None,
             draft: note,
             preview: None,
         },

@@ -41,6 +41,11 @@ impl FormData {
         Ok(Self(fields))
     }
 
+    /// Fields read some other way (a multipart form's).
+    pub fn from_fields(fields: HashMap<String, String>) -> Self {
+        Self(fields)
+    }
+
     /// Every field, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))

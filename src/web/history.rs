@@ -149,7 +149,8 @@ pub async fn revision_show(
         return Ok(super::trash::in_trash_page(&doc));
     }
     // Old revisions are read rarely; rendering them on demand keeps saves cheap.
-    let html = web::block(move || documents::render_markdown(&text))
+    let doc_id = doc.id.clone();
+    let html = web::block(move || documents::render_page(&text, Some(&doc_id)))
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
     let partial = RevisionPartial {

@@ -25,6 +25,7 @@ struct Layout<'a> {
     css: String,
     icon: String,
     writing_js: String,
+    attach_js: String,
     js: String,
     htmx: String,
 }
@@ -113,6 +114,7 @@ pub async fn wrap(
                 css: assets::url("style.css"),
                 js: assets::url("quire.js"),
                 writing_js: assets::url("writing.js"),
+                attach_js: assets::url("attach.js"),
                 htmx: assets::url("htmx.min.js"),
                 icon: assets::url("favicon.svg"),
             }

@@ -18,6 +18,7 @@ pub mod documents;
 pub mod drafts;
 pub mod drain;
 pub mod error;
+pub mod files;
 mod folder_tree;
 pub mod folders;
 pub mod form;

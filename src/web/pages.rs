@@ -272,6 +272,8 @@ pub struct DraftNote {
 pub struct EditPartial<'a> {
     pub form: &'a EditForm,
     pub error: Option<&'a str>,
+    /// What was done without saving (a file attached without JavaScript).
+    pub notice: Option<&'a str>,
     pub draft: Option<DraftNote>,
     /// The text rendered, when asked for without JavaScript (sanitised HTML).
     pub preview: Option<String>,
@@ -308,6 +310,7 @@ pub fn edit_with_error(status: StatusCode, form: &EditForm, error: &str) -> Http
         &EditPartial {
             form,
             error: Some(error),
+            notice: None,
             draft: None,
             preview: None,
         },

@@ -72,6 +72,7 @@ pub async fn preview(
         &EditPartial {
             form: &edit,
             error: None,
+            notice: None,
             draft: None,
             preview: Some(preview),
         },

@@ -137,6 +137,11 @@ pub async fn public_show(
     view.public = true;
     // Links to other documents lead nowhere for someone not signed in.
     view.html = crate::documents::links::resolve(&view.html, None);
+    // Its files come from the public link too (which does not name the document).
+    view.html = view.html.replace(
+        &format!("/d/{}/files/", doc.id),
+        &format!("/p/{}/files/", token.as_str()),
+    );
     Ok(pages::fragment(
         StatusCode::OK,
         &doc.title,

@@ -1,5 +1,6 @@
 mod accounts;
 mod admin;
+mod attachments;
 mod backup;
 mod concurrency;
 mod csrf_token;

@@ -46,6 +46,8 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("sessions", &["token_hash"], None),
     ("api_tokens", &["id"], Some("id")),
     ("drafts", &["doc_seq", "user_id"], None),
+    ("attachments", &["hash"], None),
+    ("document_files", &["doc_seq", "name"], None),
     ("audit_log", &["id"], Some("id")),
     ("login_failures", &["key", "at"], None),
 ];

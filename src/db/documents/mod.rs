@@ -8,6 +8,7 @@ mod access;
 pub mod bulk;
 pub mod drafts;
 pub mod dump;
+pub mod files;
 mod html;
 pub mod links;
 pub mod listing;

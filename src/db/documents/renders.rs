@@ -34,9 +34,9 @@ pub async fn stale(
     version: i64,
     after: i64,
     limit: i64,
-) -> Result<Vec<(i64, i64, String)>, crate::db::Error> {
+) -> Result<Vec<(i64, String, i64, String)>, crate::db::Error> {
     crate::db::query_as(
-        "SELECT seq, version, body FROM documents
+        "SELECT seq, id, version, body FROM documents
          WHERE seq > $2 AND render_version <> $1 AND deleted_at IS NULL
          ORDER BY seq LIMIT $3",
     )

@@ -7,7 +7,9 @@ use sea_orm::sea_query::ColumnType;
 use sea_orm::{ColumnTrait, EntityTrait, IdenStatic, Iterable};
 
 pub mod api_tokens;
+pub mod attachments;
 pub mod audit_log;
+pub mod document_files;
 pub mod document_links;
 pub mod document_shares;
 pub mod document_tags;
@@ -66,6 +68,8 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(document_shares::Entity)?,
         shape(document_tags::Entity)?,
         shape(document_links::Entity)?,
+        shape(attachments::Entity)?,
+        shape(document_files::Entity)?,
         shape(sessions::Entity)?,
         shape(api_tokens::Entity)?,
         shape(drafts::Entity)?,

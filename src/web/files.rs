@@ -1,0 +1,295 @@
+//! A document's files over HTTP: attaching one (`POST /d/{id}/attachments`,
+//! from the editor's script or, without JavaScript, from the editor's own form)
+//! and serving them (`GET /d/{id}/files/{name}`, `GET /p/{token}/files/{name}`)
+//! with the content type their bytes were sniffed as, never the name's.
+
+use std::collections::HashMap;
+
+use actix_multipart::Multipart;
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
+use futures_util::StreamExt;
+use serde::Serialize;
+
+use super::AppState;
+use super::error::AppError;
+use super::form::FormData;
+use super::pages::{self, EditForm, EditPartial};
+use super::params::{actor, parse_id};
+use super::session::CurrentUser;
+use crate::documents::files::{self, Attached, FileInfo};
+use crate::documents::{DocError, DocId, human_size};
+
+/// What an upload sent: the file (name and bytes, `None` when too large) and
+/// the other fields (the editor's, when sent from its form without JavaScript).
+struct Sent {
+    file: Option<(String, Option<Vec<u8>>)>,
+    fields: HashMap<String, String>,
+}
+
+fn upload_failed(e: impl std::fmt::Display) -> AppError {
+    AppError::BadRequest(format!("The upload failed: {e}"))
+}
+
+/// Reads the form: the `file` field up to `cap` bytes (the rest is read and
+/// dropped, so the answer reaches the browser), the others up to `field_cap`.
+async fn receive(mut form: Multipart, cap: usize, field_cap: usize) -> Result<Sent, AppError> {
+    let mut sent = Sent {
+        file: None,
+        fields: HashMap::new(),
+    };
+    while let Some(field) = form.next().await {
+        let mut field = field.map_err(upload_failed)?;
+        let name = field.name().unwrap_or_default().to_owned();
+        let limit = if name == "file" { cap } else { field_cap };
+        let mut bytes = Some(Vec::new());
+        while let Some(chunk) = field.next().await {
+            let chunk = chunk.map_err(upload_failed)?;
+            if let Some(b) = &mut bytes {
+                if b.len() + chunk.len() > limit {
+                    bytes = None;
+                } else {
+                    b.extend_from_slice(&chunk);
+                }
+            }
+        }
+        if name == "file" {
+            let given = field
+                .content_disposition()
+                .and_then(|d| d.get_filename())
+                .unwrap_or_default()
+                .to_owned();
+            if sent.file.is_none() {
+                sent.file = Some((given, bytes));
+            }
+        } else {
+            let Some(bytes) = bytes else {
+                return Err(AppError::BadRequest(format!(
+                    "The form's \"{name}\" field is too long."
+                )));
+            };
+            let text = String::from_utf8(bytes).map_err(|_| {
+                AppError::BadRequest(format!("The form's \"{name}\" field is not UTF-8 text."))
+            })?;
+            sent.fields.entry(name).or_insert(text);
+        }
+    }
+    Ok(sent)
+}
+
+#[derive(Serialize)]
+struct AttachedJson {
+    name: String,
+    url: String,
+    markdown: String,
+    size: i64,
+    media_type: String,
+}
+
+impl From<Attached> for AttachedJson {
+    fn from(a: Attached) -> Self {
+        Self {
+            name: a.name,
+            url: a.url,
+            markdown: a.markdown,
+            size: a.size,
+            media_type: a.media_type,
+        }
+    }
+}
+
+fn too_large(cap: usize) -> String {
+    format!(
+        "That file is larger than {} (the most quire attaches to a document), so it was \
+         not attached.",
+        human_size(cap)
+    )
+}
+
+fn refusal(e: &DocError) -> String {
+    match e {
+        DocError::NotFound => "No such document, or it is in the trash.".into(),
+        DocError::Forbidden => "You may read this document but not attach files to it.".into(),
+        other => other.to_string(),
+    }
+}
+
+/// `POST /d/{id}/attachments`: from the editor's script, the file alone
+/// (answered with JSON: the name, the URL and the Markdown to insert); from
+/// the editor's form without JavaScript, the file with the text, which comes
+/// back in the editor with the Markdown added at its end, unsaved. A refusal
+/// keeps the text too.
+pub async fn attach(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    form: Multipart,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let cap = state.config.max_attachment_bytes;
+    let sent = receive(form, cap, state.config.max_doc_bytes + 64 * 1024).await?;
+    if sent.fields.contains_key("body") {
+        let form = FormData::from_fields(sent.fields);
+        let mine = super::documents::submitted(&form, Some(&id), state.config.max_doc_bytes)?;
+        return editor_attach(&state, &user, &id, sent.file, mine).await;
+    }
+    let outcome = match sent.file {
+        None => Err((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Choose a file to attach.".to_owned(),
+        )),
+        Some((_, None)) => Err((StatusCode::PAYLOAD_TOO_LARGE, too_large(cap))),
+        Some((name, Some(bytes))) => {
+            match files::attach(&state.db, &id, Some(actor(&user)), &name, bytes, cap).await {
+                Ok(attached) => Ok(attached),
+                Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
+                Err(e) => Err((super::error::doc_status(&e), refusal(&e))),
+            }
+        }
+    };
+    Ok(match outcome {
+        Ok(attached) => HttpResponse::Created().json(AttachedJson::from(attached)),
+        Err((status, message)) => {
+            HttpResponse::build(status).json(serde_json::json!({ "error": message }))
+        }
+    })
+}
+
+/// The no-JavaScript path: the editor again, with the file's Markdown added to
+/// the text (not saved yet) or the reason it was not attached.
+async fn editor_attach(
+    state: &AppState,
+    user: &CurrentUser,
+    id: &DocId,
+    file: Option<(String, Option<Vec<u8>>)>,
+    mut mine: EditForm,
+) -> Result<HttpResponse, AppError> {
+    let cap = state.config.max_attachment_bytes;
+    let refuse = |status, message: String, form| AppError::Form {
+        status,
+        message: format!("{message} Your text is below, not saved yet."),
+        form: Box::new(form),
+    };
+    let (name, bytes) = match file {
+        Some((name, Some(bytes))) if !bytes.is_empty() => (name, bytes),
+        Some((_, None)) => return Err(refuse(StatusCode::PAYLOAD_TOO_LARGE, too_large(cap), mine)),
+        _ => {
+            let message = "Choose a file to attach first.".to_owned();
+            return Err(refuse(StatusCode::UNPROCESSABLE_ENTITY, message, mine));
+        }
+    };
+    let attached = match files::attach(&state.db, id, Some(actor(user)), &name, bytes, cap).await {
+        Ok(a) => a,
+        Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
+        Err(e) => return Err(refuse(super::error::doc_status(&e), refusal(&e), mine)),
+    };
+    if !mine.body.is_empty() && !mine.body.ends_with('\n') {
+        mine.body.push('\n');
+    }
+    mine.body.push('\n');
+    mine.body.push_str(&attached.markdown);
+    mine.body.push('\n');
+    let notice = format!(
+        "Attached {} ({}). Its Markdown is at the end of the text: save to keep it there.",
+        attached.name,
+        human_size(attached.size as usize)
+    );
+    Ok(pages::fragment(
+        StatusCode::OK,
+        "Edit document",
+        &EditPartial {
+            form: &mine,
+            error: None,
+            notice: Some(&notice),
+            draft: None,
+            preview: None,
+        },
+    ))
+}
+
+/// `GET /d/{id}/files/{name}`: the file, to whoever may read the document.
+pub async fn file_get(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&path.0)?;
+    let name = file_name(&req)?;
+    let file = files::find(&state.db, &id, Some(actor(&user)), &name).await?;
+    serve(&req, &state, file).await
+}
+
+/// `GET /p/{token}/files/{name}`: a public page's file, to anyone with its link.
+pub async fn public_file_get(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, AppError> {
+    let doc = crate::documents::access::find_public(&state.db, &path.0).await?;
+    let id = parse_id(&doc.id)?;
+    let name = file_name(&req)?;
+    let file = files::find(&state.db, &id, None, &name).await?;
+    serve(&req, &state, file).await
+}
+
+/// The name from the address: the router leaves `%2F`, `%25` and the like
+/// encoded, so it is decoded once more, whole.
+fn file_name(req: &HttpRequest) -> Result<String, AppError> {
+    let raw = req.match_info().get("name").unwrap_or_default();
+    percent_encoding::percent_decode_str(raw)
+        .decode_utf8()
+        .map(|n| n.into_owned())
+        .map_err(|_| AppError::NotFound)
+}
+
+async fn serve(
+    req: &HttpRequest,
+    state: &AppState,
+    file: FileInfo,
+) -> Result<HttpResponse, AppError> {
+    let etag = format!("\"{}\"", crate::transfer::hex(&file.hash));
+    let fresh = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    let mut res = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    res.insert_header((header::ETAG, etag))
+        .insert_header((
+            header::CACHE_CONTROL,
+            "private, max-age=31536000, immutable",
+        ))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    // Nothing a file holds may run as quire's: no script, no forms, its own
+    // origin. (Browsers' PDF viewers do not open in a sandbox.)
+    if file.media_type != "application/pdf" {
+        res.insert_header((
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+        ));
+    }
+    let base = file.name.rsplit('/').next().unwrap_or(&file.name);
+    let encoded = percent_encoding::utf8_percent_encode(base, percent_encoding::NON_ALPHANUMERIC);
+    let shown = file.media_type.as_str();
+    if shown.is_empty() {
+        res.content_type("application/octet-stream").insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename*=UTF-8''{encoded}"),
+        ));
+    } else {
+        res.content_type(shown).insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("inline; filename*=UTF-8''{encoded}"),
+        ));
+    }
+    if fresh {
+        return Ok(res.finish());
+    }
+    let bytes = files::content(&state.db, &file).await?;
+    Ok(res.body(bytes))
+}
