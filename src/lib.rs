@@ -61,6 +61,15 @@ pub fn app(cfg: &mut ServiceConfig) {
                         .route(put().to(api::api_update))
                         .route(delete().to(api::api_delete)),
                 )
+                .service(
+                    resource("/v1/documents/{id}/attachments")
+                        .route(get().to(crate::web::api_files::api_attachments))
+                        .route(post().to(crate::web::api_files::api_attach)),
+                )
+                .route(
+                    "/v1/documents/{id}/attachments/{name:.+}",
+                    get().to(crate::web::api_files::api_download),
+                )
                 .route("/v1/folders", get().to(api_places::api_folders))
                 .route("/v1/tags", get().to(api_places::api_tags)),
         )

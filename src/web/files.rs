@@ -235,7 +235,7 @@ pub async fn public_file_get(
 
 /// The name from the address: the router leaves `%2F`, `%25` and the like
 /// encoded, so it is decoded once more, whole.
-fn file_name(req: &HttpRequest) -> Result<String, AppError> {
+pub(super) fn file_name(req: &HttpRequest) -> Result<String, AppError> {
     let raw = req.match_info().get("name").unwrap_or_default();
     percent_encoding::percent_decode_str(raw)
         .decode_utf8()
@@ -243,7 +243,7 @@ fn file_name(req: &HttpRequest) -> Result<String, AppError> {
         .map_err(|_| AppError::NotFound)
 }
 
-async fn serve(
+pub(super) async fn serve(
     req: &HttpRequest,
     state: &AppState,
     file: FileInfo,

@@ -6,6 +6,7 @@ pub mod admin;
 pub mod admin_user;
 pub mod api;
 pub mod api_doc;
+pub mod api_files;
 pub mod api_places;
 mod api_types;
 pub mod assets;

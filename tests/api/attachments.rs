@@ -319,3 +319,69 @@ async fn emptying_the_trash_collects_files_no_document_names() {
     let (_, account) = app.get_text("/account").await;
     assert!(account.contains("(in the trash too): 0 B."), "{account}");
 }
+
+#[tokio::test]
+async fn the_json_api_lists_uploads_and_downloads_with_the_same_rules() {
+    let app = spawn_app().await;
+    let token = crate::helpers::api_token(&app.address, &app.client, &app.csrf).await;
+    let api = crate::helpers::new_client();
+    let id = app.create_document("Report", "x").await;
+    let base = format!("{}/api/v1/documents/{id}/attachments", app.address);
+    let res = api
+        .post(&base)
+        .bearer_auth(&token)
+        .header(header::CONTENT_TYPE, "multipart/form-data; boundary=XB")
+        .body(multipart(&[], Some(("scan.pdf", b"%PDF-1.7 minimal"))))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let made: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(made["name"], "scan.pdf");
+    assert_eq!(made["media_type"], "application/pdf");
+    assert_eq!(made["sha256"].as_str().unwrap().len(), 64);
+
+    let list: serde_json::Value = api
+        .get(&base)
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list["attachments"][0]["name"], "scan.pdf");
+    let res = api
+        .get(format!("{base}/scan.pdf"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(header_of(&res, header::CONTENT_TYPE), "application/pdf");
+    assert_eq!(res.bytes().await.unwrap().as_ref(), b"%PDF-1.7 minimal");
+
+    // Another user's token: not found; no file: 422; without a token: 401.
+    let (bob, bob_csrf, _) =
+        someone_elses_private_document(&app, "bob", &[("title", "B"), ("body", "b")]).await;
+    let bob_token = crate::helpers::api_token(&app.address, &bob, &bob_csrf).await;
+    let res = api.get(&base).bearer_auth(&bob_token).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = api
+        .get(format!("{base}/scan.pdf"))
+        .bearer_auth(&bob_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = api
+        .post(&base)
+        .bearer_auth(&token)
+        .header(header::CONTENT_TYPE, "multipart/form-data; boundary=XB")
+        .body(multipart(&[("other", "x")], None))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(api.get(&base).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+}

@@ -1,0 +1,221 @@
+//! The JSON API's attachments: a document's files listed, uploaded and
+//! downloaded with the pages' rules (read the document to list or download,
+//! edit it to upload; the same size cap; the type sniffed from the bytes).
+
+use actix_multipart::Multipart;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use futures_util::StreamExt;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::AppState;
+use super::api::ApiError;
+use super::api_types::ErrorJson;
+use super::params::actor;
+use super::session::CurrentUser;
+use crate::documents::files::{self, FileInfo};
+use super::error::AppError;
+use crate::documents::{DocError, DocId, human_size};
+
+/// A file attached to a document.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Attachment)]
+pub struct AttachmentJson {
+    /// The name the document's text uses for it (`![](name)`).
+    name: String,
+    #[schema(minimum = 1)]
+    size: i64,
+    /// The type it is served with, sniffed from its bytes; empty: served as a download.
+    media_type: String,
+    /// SHA-256 of the bytes, hex.
+    #[schema(min_length = 64, max_length = 64)]
+    sha256: String,
+    /// Where the pages serve it (signed in).
+    url: String,
+    /// The Markdown that shows (an image) or links to (anything else) it.
+    markdown: String,
+}
+
+/// A document's files, by name.
+#[derive(Serialize, ToSchema)]
+#[schema(as = AttachmentList)]
+pub struct AttachmentsJson {
+    attachments: Vec<AttachmentJson>,
+}
+
+/// The upload: one file.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct UploadForm {
+    #[schema(format = Binary, content_media_type = "application/octet-stream")]
+    file: Vec<u8>,
+}
+
+fn json_of(doc_id: &str, f: FileInfo) -> AttachmentJson {
+    AttachmentJson {
+        url: files::url(doc_id, &f.name),
+        markdown: files::markdown(doc_id, &f.name, &f.media_type),
+        sha256: crate::transfer::hex(&f.hash),
+        size: f.size,
+        media_type: f.media_type,
+        name: f.name,
+    }
+}
+
+fn parse_id(raw: &str) -> Result<DocId, ApiError> {
+    DocId::parse(raw).ok_or(ApiError::Status(
+        StatusCode::NOT_FOUND,
+        "No such document.".into(),
+    ))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/documents/{id}/attachments",
+    operation_id = "listAttachments",
+    tag = "documents",
+    summary = "The files attached to a document the token's user may read",
+    params(("id" = String, Path, description = "The document's id")),
+    responses(
+        (status = 200, body = AttachmentsJson),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "No such document, or not readable by the token's user", body = ErrorJson),
+    )
+)]
+pub async fn api_attachments(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    let list = files::list(&state.db, &id, Some(actor(&user))).await?;
+    Ok(HttpResponse::Ok().json(AttachmentsJson {
+        attachments: list.into_iter().map(|f| json_of(id.as_str(), f)).collect(),
+    }))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/documents/{id}/attachments",
+    operation_id = "uploadAttachment",
+    tag = "documents",
+    summary = "Attaches a file to a document the token's user may edit",
+    description = "The file is kept once per content (SHA-256). A name the document already \
+        gives other content is numbered (`photo-2.png`). Its type is sniffed from its bytes.",
+    params(("id" = String, Path, description = "The document's id")),
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "Attached", body = AttachmentJson),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+        (status = 403, description = "The token's user may only read the document", body = ErrorJson),
+        (status = 404, description = "No such document, in the trash, or not readable by the token's user", body = ErrorJson),
+        (status = 413, description = "Larger than QUIRE_MAX_ATTACHMENT_BYTES", body = ErrorJson),
+        (status = 422, description = "No file, or an empty one", body = ErrorJson),
+    )
+)]
+pub async fn api_attach(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    mut form: Multipart,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&id)?;
+    let cap = state.config.max_attachment_bytes;
+    let bad = |m: String| ApiError::Status(StatusCode::BAD_REQUEST, m);
+    let mut file: Option<(String, Option<Vec<u8>>)> = None;
+    while let Some(field) = form.next().await {
+        let mut field = field.map_err(|e| bad(format!("The upload failed: {e}")))?;
+        let mine = field.name() == Some("file") && file.is_none();
+        let given = field
+            .content_disposition()
+            .and_then(|d| d.get_filename())
+            .unwrap_or("file")
+            .to_owned();
+        let mut bytes = Some(Vec::new());
+        while let Some(chunk) = field.next().await {
+            let chunk = chunk.map_err(|e| bad(format!("The upload failed: {e}")))?;
+            match &mut bytes {
+                Some(b) if mine && b.len() + chunk.len() <= cap => b.extend_from_slice(&chunk),
+                _ => bytes = None,
+            }
+        }
+        if mine {
+            file = Some((given, bytes));
+        }
+    }
+    let (name, bytes) = match file {
+        None => {
+            return Err(ApiError::Status(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Send the file in the multipart field \"file\".".into(),
+            ));
+        }
+        Some((_, None)) => {
+            return Err(ApiError::Status(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("The file is larger than {}.", human_size(cap)),
+            ));
+        }
+        Some((name, Some(bytes))) => (name, bytes),
+    };
+    let attached = files::attach(&state.db, &id, Some(actor(&user)), &name, bytes, cap).await?;
+    let f = files::find(&state.db, &id, Some(actor(&user)), &attached.name).await?;
+    Ok(HttpResponse::Created().json(json_of(id.as_str(), f)))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/documents/{id}/attachments/{name}",
+    operation_id = "downloadAttachment",
+    tag = "documents",
+    summary = "A file's bytes, with the type sniffed from them",
+    params(
+        ("id" = String, Path, description = "The document's id"),
+        ("name" = String, Path, description = "The file's name, as the list gives it"),
+    ),
+    responses(
+        (status = 200, description = "The bytes; anything but an image, a PDF or plain text as a download",
+            content(
+                (Vec<u8> = "application/octet-stream"),
+                (Vec<u8> = "image/png"), (Vec<u8> = "image/jpeg"), (Vec<u8> = "image/gif"),
+                (Vec<u8> = "image/webp"), (Vec<u8> = "image/avif"),
+                (Vec<u8> = "application/pdf"), (String = "text/plain"),
+            ),
+            headers(("ETag" = String, description = "The SHA-256 of the bytes, quoted"))),
+        (status = 304, description = "Unchanged since the ETag in If-None-Match"),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+        (status = 404, description = "No such file, or its document is not readable by the token's user", body = ErrorJson),
+    )
+)]
+pub async fn api_download(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&path.0)?;
+    let not_found = || ApiError::Status(StatusCode::NOT_FOUND, "No such file.".into());
+    let name = super::files::file_name(&req).map_err(|_| not_found())?;
+    let file = files::find(&state.db, &id, Some(actor(&user)), &name)
+        .await
+        .map_err(|e| match e {
+            DocError::NotFound => not_found(),
+            e => e.into(),
+        })?;
+    super::files::serve(&req, &state, file)
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound => not_found(),
+            e => {
+                tracing::error!(error = ?e, "serving a file failed");
+                ApiError::Status(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal error; see the server log".into(),
+                )
+            }
+        })
+}
