@@ -12,10 +12,10 @@ use utoipa::ToSchema;
 use super::AppState;
 use super::api::ApiError;
 use super::api_types::ErrorJson;
+use super::error::AppError;
 use super::params::actor;
 use super::session::CurrentUser;
 use crate::documents::files::{self, FileInfo};
-use super::error::AppError;
 use crate::documents::{DocError, DocId, human_size};
 
 /// A file attached to a document.

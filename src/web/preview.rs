@@ -10,7 +10,7 @@ use super::AppState;
 use super::form::FormData;
 use super::pages::{self, EditForm, EditPartial};
 use super::session::CurrentUser;
-use crate::documents::{self, DocId, render_markdown};
+use crate::documents::{self, DocId, render_page};
 use crate::web::error::AppError;
 
 /// The id of the pane that asks for the HTML alone.
@@ -29,7 +29,9 @@ pub async fn preview(
     let html = if over > 0 {
         None
     } else {
-        Some(rendered(body.clone()).await?)
+        // An edited document's images of its files show as they will once saved.
+        let doc = form.get("doc").and_then(DocId::parse);
+        Some(rendered(body.clone(), doc).await?)
     };
     let pane = req
         .headers()
@@ -80,11 +82,11 @@ pub async fn preview(
 }
 
 /// Rendering a long text takes milliseconds: off the worker that serves pages.
-async fn rendered(body: String) -> Result<String, AppError> {
+async fn rendered(body: String, doc: Option<DocId>) -> Result<String, AppError> {
     if body.trim().is_empty() {
         return Ok(r#"<p class="preview-note">Nothing to preview yet.</p>"#.to_owned());
     }
-    web::block(move || render_markdown(&body))
+    web::block(move || render_page(&body, doc.as_ref().map(DocId::as_str)))
         .await
         .map_err(|e| AppError::Internal(e.into()))
 }

@@ -383,5 +383,8 @@ async fn the_json_api_lists_uploads_and_downloads_with_the_same_rules() {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(api.get(&base).send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        api.get(&base).send().await.unwrap().status(),
+        StatusCode::UNAUTHORIZED
+    );
 }

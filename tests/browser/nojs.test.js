@@ -264,3 +264,38 @@ test('without JavaScript: a link to a missing document creates it, then leads to
   await page.getByRole('heading', { level: 1, name: target }).waitFor();
   await page.close();
 });
+
+test('without JavaScript: Attach sends the file with the text, which comes back with its Markdown; saved, the image shows', async () => {
+  const page = await context.newPage();
+  const title = unique('Plain attach');
+  const path = await createDocument(page, title, 'saved text');
+  await page.goto(`${path}/edit`);
+  // Unsaved words go with the file and come back.
+  await editorBody(page).fill('A dot, unsaved:');
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  await page.locator('#attach-file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+  const response = page.waitForResponse((r) => r.request().method() === 'POST');
+  await page.locator('.attach').getByRole('button', { name: 'Attach', exact: true }).click();
+  assert.equal((await response).status(), 200);
+  const notice = page.locator('#attach-notice');
+  await notice.waitFor();
+  assert.match(
+    await notice.innerText(),
+    /^Attached dot\.png \(.+\)\. Its Markdown is at the end of the text: save to keep it there\.$/,
+  );
+  const text = await editorBody(page).inputValue();
+  assert.ok(text.startsWith('A dot, unsaved:'), text);
+  assert.ok(text.trimEnd().endsWith('![dot.png](dot.png)'), text);
+
+  // Nothing is saved until Save.
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.waitForURL(`**${path}?m=saved`);
+  await banner(page, 'Saved.').waitFor();
+  const img = page.locator('.prose img');
+  assert.equal(await img.getAttribute('src'), `${path}/files/dot.png`);
+  assert.equal(await img.evaluate((el) => el.complete && el.naturalWidth), 1, 'the image loaded');
+  await page.close();
+});

@@ -1,8 +1,17 @@
 // The writing experience: the preview beside the text on wide screens, a
-// Write/Preview switch on phones, and a Preview button without JavaScript.
+// Write/Preview switch on phones, a Preview button without JavaScript, and
+// files pasted, dropped or chosen into the text.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
 import { PHONE, banner, createDocument, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+
+const require = createRequire(import.meta.url);
+const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A valid 1x1 PNG (one opaque pixel), small enough to paste. */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 let browser;
 
@@ -264,5 +273,146 @@ test('typing [[ offers the titles that match and completes the link; the saved p
   await page.locator('.prose a.wikilink', { hasText: target }).click();
   await page.waitForURL(`**${targetPath}`);
   await page.getByRole('complementary', { name: 'Linked from' }).getByRole('link', { name: from }).waitFor();
+  await ctx.close();
+});
+
+/** Hands the text box a file the way the browser does: a paste or a drop event holding a DataTransfer. */
+function giveFile(page, kind, name, base64, type = 'image/png') {
+  return editorBody(page).evaluate((area, { kind, name, base64, type }) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], name, { type }));
+    const init = { bubbles: true, cancelable: true, composed: true };
+    const event = kind === 'paste'
+      ? new ClipboardEvent('paste', { ...init, clipboardData: data })
+      : new DragEvent('drop', { ...init, dataTransfer: data });
+    area.focus();
+    area.dispatchEvent(event);
+    return event.defaultPrevented;
+  }, { kind, name, base64, type });
+}
+
+/** Contrast (and any other axe violation) inside the attach box, in its current state. */
+async function attachViolations(page) {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(() =>
+    window.axe.run(document.querySelector('.attach'), { resultTypes: ['violations'] }),
+  );
+  return results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('an image pasted into the text is attached, its Markdown put at the cursor, and shown once saved', async () => {
+  const { ctx, page } = await signedIn();
+  const title = unique('Pasted picture');
+  const path = await createDocument(page, title, 'Before the picture.');
+  await page.goto(`${path}/edit`);
+  const area = editorBody(page);
+  await area.evaluate((el) => el.setSelectionRange(el.value.length, el.value.length));
+  // With JavaScript the file is sent on its own: the form's Attach button is not needed.
+  assert.equal(await page.locator('.attach').getByRole('button', { name: 'Attach', exact: true }).isVisible(), false);
+
+  const sent = page.waitForResponse((r) => r.url().endsWith(`${path}/attachments`) && r.request().method() === 'POST');
+  assert.equal(await giveFile(page, 'paste', 'image.png', PNG_1X1), true, 'the paste was taken over by the script');
+  const answer = await sent;
+  assert.equal(answer.status(), 201);
+  const json = await answer.json();
+  assert.equal(json.name, 'image.png');
+  assert.equal(json.media_type, 'image/png');
+  assert.equal(json.size, 70);
+  assert.equal(json.markdown, '![image.png](image.png)');
+
+  const status = page.locator('.attach [data-attach-status]');
+  await status.filter({ hasText: 'Attached image.png.' }).waitFor();
+  assert.equal(await status.getAttribute('class'), 'attach-status ok');
+  assert.equal(await area.inputValue(), 'Before the picture.\n![image.png](image.png)\n');
+  // The text box keeps the focus and the cursor sits after what was put in.
+  assert.equal(await area.evaluate((el) => document.activeElement === el && el.selectionStart === el.value.length), true);
+  // The preview follows the inserted Markdown (the input event fired); where
+  // its image points is the next test's business.
+  await page.locator('#preview img[alt="image.png"]').waitFor({ state: 'attached' });
+  assert.deepEqual(await attachViolations(page), []);
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  const img = page.locator('.prose img');
+  assert.equal(await img.getAttribute('src'), `${path}/files/image.png`);
+  assert.equal(await img.getAttribute('alt'), 'image.png');
+  const width = await img.evaluate((el) => (el.complete
+    ? el.naturalWidth
+    : new Promise((done) => {
+      el.addEventListener('load', () => done(el.naturalWidth));
+      el.addEventListener('error', () => done(0));
+    })));
+  assert.equal(width, 1, 'the image loaded');
+  const file = await ctx.request.get(`${path}/files/image.png`);
+  assert.equal(file.status(), 200);
+  assert.match(file.headers()['content-type'], /^image\/png/);
+  assert.equal((await file.body()).toString('base64'), PNG_1X1);
+  await ctx.close();
+});
+
+// The preview renders with the document the editor sends (`doc`), so a pasted
+// image shows there from the document's files before the text is saved.
+test('the preview shows a pasted image from the document\'s files', async () => {
+  const { ctx, page } = await signedIn();
+  const path = await createDocument(page, unique('Previewed picture'), 'A dot:');
+  await page.goto(`${path}/edit`);
+  await editorBody(page).evaluate((el) => el.setSelectionRange(el.value.length, el.value.length));
+  await giveFile(page, 'paste', 'image.png', PNG_1X1);
+  await page.locator('.attach [data-attach-status]').filter({ hasText: 'Attached image.png.' }).waitFor();
+  try {
+    const img = page.locator('#preview img[alt="image.png"]');
+    await img.waitFor({ state: 'attached' });
+    assert.equal(await img.getAttribute('src'), `${path}/files/image.png`);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('a file dropped on the text or chosen with the file button is attached; a refusal is said', async () => {
+  const { ctx, page } = await signedIn({ colorScheme: 'dark' });
+  const path = await createDocument(page, unique('Dropped files'), 'first line\nlast line');
+  await page.goto(`${path}/edit`);
+  const area = editorBody(page);
+  const status = page.locator('.attach [data-attach-status]');
+
+  // Dropped between the two lines: the Markdown goes where the cursor is.
+  await area.evaluate((el) => el.setSelectionRange(11, 11));
+  assert.equal(await giveFile(page, 'drop', 'dropped.png', PNG_1X1), true);
+  await status.filter({ hasText: 'Attached dropped.png.' }).waitFor();
+  assert.equal(await area.inputValue(), 'first line\n![dropped.png](dropped.png)\nlast line');
+
+  // Chosen with the file input: a file that is not an image becomes a link.
+  await area.evaluate((el) => el.setSelectionRange(el.value.length, el.value.length));
+  await page.getByLabel(/^Attach a file/).setInputFiles({
+    name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain notes\n'),
+  });
+  await status.filter({ hasText: 'Attached notes.txt.' }).waitFor();
+  assert.equal(await area.inputValue(), `first line\n![dropped.png](dropped.png)\nlast line\n[notes.txt](${path}/files/notes.txt)\n`);
+  assert.equal(await page.locator('#attach-file').evaluate((el) => el.files.length), 0, 'the input is emptied for the next file');
+
+  // The same name with other content is numbered, not overwritten.
+  const other = Buffer.from('other notes\n');
+  await page.locator('#attach-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: other });
+  await status.filter({ hasText: 'Attached notes-2.txt.' }).waitFor();
+
+  // An empty file is refused, the text left alone, the reason given.
+  const before = await area.inputValue();
+  await giveFile(page, 'paste', 'empty.png', '');
+  await status.filter({ hasText: /^Not attached: / }).waitFor();
+  assert.equal(await status.getAttribute('class'), 'attach-status error');
+  assert.match(await status.innerText(), /empty/);
+  assert.equal(await area.inputValue(), before);
+  assert.deepEqual(await attachViolations(page), []);
+
+  // A paste of plain text is left to the browser.
+  const plain = await area.evaluate((el) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', 'words');
+    const event = new ClipboardEvent('paste', { bubbles: true, cancelable: true, clipboardData: data });
+    el.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+  assert.equal(plain, false);
   await ctx.close();
 });
