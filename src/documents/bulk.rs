@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::revisions::line_changes;
 use super::{DocId, RENDER_VERSION, cjk, render_page};
 use crate::db::documents::PackedHtml;
-pub use crate::db::documents::bulk::{Prepared, RevRow, TextRow, existing_ids, insert};
+pub use crate::db::documents::bulk::{FileRow, Prepared, RevRow, TextRow, existing_ids, insert};
 use crate::db::documents::revisions::{SNAPSHOT_EVERY, compress, hash};
 
 /// A document as an import found it.
@@ -26,6 +26,8 @@ pub struct NewDoc {
     /// Every revision, oldest first, numbered 1..=n, the last one's text being
     /// `body`. Empty: the document starts here, at version 1.
     pub history: Vec<OldRevision>,
+    /// Files the document keeps, by the names its text gives them.
+    pub files: Vec<FileRow>,
 }
 
 #[derive(Debug, Clone)]
@@ -142,6 +144,7 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
         folder: doc.folder,
         tags: super::place::tags_json(&doc.tags),
         visibility: doc.visibility,
+        files: doc.files,
     })
 }
 

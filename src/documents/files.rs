@@ -136,13 +136,36 @@ pub fn local_name(src: &str) -> Option<String> {
     (!name.is_empty() && name.chars().count() <= MAX_NAME).then(|| name.to_owned())
 }
 
+/// The names of the document's files a text shows as images, as the renderer
+/// reads them (`local_name` of each image's source), each once, in order.
+pub fn image_names(text: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Parser, Tag};
+    let mut names: Vec<String> = Vec::new();
+    for e in Parser::new_ext(text, super::render::OPTIONS) {
+        if let Event::Start(Tag::Image { dest_url, .. }) = e
+            && let Some(name) = local_name(&dest_url)
+            && !names.contains(&name)
+        {
+            names.push(name);
+        }
+    }
+    names
+}
+
 /// Where a document's file is served; each part of the name percent-encoded.
+/// A name with a `.` or `..` part (`../attachments/a.png`, as a vault's
+/// relative links have it) is one part with its `/` encoded too, which
+/// browsers leave as it is instead of resolving the dots away.
 pub fn url(doc_id: &str, name: &str) -> String {
     const PART: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
         .remove(b'.')
         .remove(b'-')
         .remove(b'_')
         .remove(b'~');
+    if name.split('/').any(|p| p == "." || p == "..") {
+        let whole = percent_encoding::utf8_percent_encode(name, PART);
+        return format!("/d/{doc_id}/files/{whole}");
+    }
     let parts: Vec<String> = name
         .split('/')
         .map(|p| percent_encoding::utf8_percent_encode(p, PART).to_string())
@@ -300,6 +323,7 @@ mod tests {
             url("abc", "sub dir/ä b.png"),
             "/d/abc/files/sub%20dir/%C3%A4%20b.png"
         );
+        assert_eq!(url("abc", "../att/a.png"), "/d/abc/files/..%2Fatt%2Fa.png");
         assert_eq!(
             local_name("my%20photo.png").as_deref(),
             Some("my photo.png")
@@ -307,6 +331,13 @@ mod tests {
         assert_eq!(
             local_name("./attachments/a.png").as_deref(),
             Some("attachments/a.png")
+        );
+        assert_eq!(
+            image_names(
+                "![](a.png) ![[b%20c.png]] ![x](./a.png) [not](d.png)\n\
+                 ![](https://x/e.png) `![](f.png)` ![](attachments/g.png)"
+            ),
+            ["a.png", "b c.png", "attachments/g.png"]
         );
         for elsewhere in [
             "https://example.org/a.png",

@@ -15,7 +15,9 @@ use super::{headings, highlight};
 /// 6: `[[Title]]` and `[[Title|label]]` are links between documents.
 /// 7: an image naming a file (`![](photo.png)`, `![[photo.png]]`) shows the
 ///    document's file of that name.
-pub const RENDER_VERSION: i64 = 7;
+/// 8: a file's name with `.` or `..` parts is one part of its address, so
+///    browsers do not resolve the dots away.
+pub const RENDER_VERSION: i64 = 8;
 
 /// The Markdown quire speaks; finding the n-th task parses with the same.
 pub(super) const OPTIONS: Options = Options::ENABLE_TABLES

@@ -22,6 +22,7 @@ pub async fn import(
     let db = Db::open(config).await?;
     let opts = ImportOptions {
         cap: config.max_doc_bytes,
+        attachment_cap: config.max_attachment_bytes,
         owner: owner.clone(),
         render: !later.render,
         index: !later.index,
@@ -40,7 +41,8 @@ pub async fn import(
     let rate = report.imported as f64 / report.seconds.max(1e-9);
     println!(
         "imported {} documents ({} revisions) from {} in {:.2} s ({:.0} documents/s); \
-         skipped {} files; ignored {} files that are not .md, .markdown or .txt",
+         skipped {} files; ignored {} files that are not .md, .markdown or .txt and that no \
+         document shows",
         report.imported,
         report.revisions,
         path.display(),

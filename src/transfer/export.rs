@@ -1,9 +1,12 @@
 //! `quire export`: every live document the viewer may read as
 //! `documents/<title>-<id>.md` with front matter, optionally every revision as
-//! `history/<id>/<rev>.md`, and `manifest.json` with counts and SHA-256 checksums.
-//! The same data gives the same zip, byte for byte: entries are in id order and
-//! carry the document's own times, never the time of the export.
+//! `history/<id>/<rev>.md`, each document's files under `attachments/` (each
+//! distinct content once), and `manifest.json` with counts, SHA-256 checksums
+//! and which file is whose. The same data gives the same zip, byte for byte:
+//! entries are in id order (a document's files by name) and carry the
+//! document's own times, never the time of the export.
 
+use std::collections::{HashMap, HashSet};
 use std::io::{Seek, Write};
 
 use anyhow::Context;
@@ -11,8 +14,9 @@ use sha2::{Digest, Sha256};
 use zip::write::SimpleFileOptions;
 
 use super::frontmatter::{quoted, write};
-use super::{FORMAT, MANIFEST, Manifest, ManifestFile, format_time, hex};
+use super::{FORMAT, MANIFEST, Manifest, ManifestAttachment, ManifestFile, format_time, hex};
 use crate::db::Db;
+use crate::db::documents::files::{self, DocFile};
 use crate::documents::dump::{self, DumpDoc, DumpRevision};
 
 pub struct ExportOptions {
@@ -28,10 +32,78 @@ pub struct ExportReport {
     pub revisions: u64,
 }
 
+enum Kind {
+    Document,
+    Revision,
+    Attachment,
+}
+
 struct Entry {
     name: String,
-    text: String,
+    data: Vec<u8>,
     time: i64,
+    kind: Kind,
+}
+
+/// What the writer gets at once: entries to write, and which files documents
+/// name (for the manifest). A file's bytes travel alone, so at most a few
+/// files are in memory whatever the documents hold.
+#[derive(Default)]
+struct Batch {
+    entries: Vec<Entry>,
+    uses: Vec<ManifestAttachment>,
+}
+
+/// Where each content goes in the zip: `attachments/<file name>`, or with the
+/// start of its hash in front when another content has that path already.
+#[derive(Default)]
+struct Placed {
+    by_hash: HashMap<Vec<u8>, String>,
+    taken: HashSet<String>,
+}
+
+impl Placed {
+    /// The content's path, and whether it is new (still to be written).
+    fn place(&mut self, name: &str, hash: &[u8]) -> (String, bool) {
+        if let Some(path) = self.by_hash.get(hash) {
+            return (path.clone(), false);
+        }
+        let base = base_name(name);
+        let short = hex(&hash[..hash.len().min(4)]);
+        let mut tries = Vec::with_capacity(3);
+        if !base.starts_with('.') {
+            // A hidden name would be passed over by an import.
+            tries.push(format!("attachments/{base}"));
+        }
+        tries.push(format!("attachments/{short}-{base}"));
+        tries.push(format!("attachments/{}-{base}", hex(hash)));
+        let mut n = 2;
+        let path = loop {
+            if let Some(path) = tries.iter().find(|p| !self.taken.contains(*p)) {
+                break path.clone();
+            }
+            tries = vec![format!("attachments/{}-{n}-{base}", hex(hash))];
+            n += 1;
+        };
+        self.taken.insert(path.clone());
+        self.by_hash.insert(hash.to_vec(), path.clone());
+        (path, true)
+    }
+}
+
+/// The last part of a file's name, usable as a zip entry's name.
+fn base_name(name: &str) -> String {
+    let base: String = name
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c == '\\' || c.is_control() { '_' } else { c })
+        .collect();
+    match base.as_str() {
+        "" | "." | ".." => "file".to_owned(),
+        _ => base,
+    }
 }
 
 const PAGE: i64 = 500;
@@ -50,36 +122,67 @@ pub async fn export<W: Write + Seek + Send + 'static>(
         opts.progress,
         "exporting [{bar:40}] {pos}/{len} documents",
     )?;
-    let (send, recv) = tokio::sync::mpsc::channel::<Vec<Entry>>(4);
+    let (send, recv) = tokio::sync::mpsc::channel::<Batch>(4);
     let history = opts.history;
     let writer = tokio::task::spawn_blocking(move || write_zip(out, recv, history));
 
     let mut report = ExportReport::default();
     let mut after = String::new();
-    loop {
+    let mut placed = Placed::default();
+    'pages: loop {
         let docs = dump::page(&*tx, opts.viewer, &after, PAGE).await?;
         let Some(last) = docs.last() else { break };
         after = last.id.clone();
-        let mut entries = Vec::with_capacity(docs.len());
+        let seqs: Vec<i64> = docs.iter().map(|d| d.seq).collect();
+        let mut files_of: HashMap<i64, Vec<DocFile>> = HashMap::new();
+        for f in files::of_documents(&*tx, &seqs).await? {
+            files_of.entry(f.doc_seq).or_default().push(f);
+        }
+        let mut batch = Batch::default();
         for doc in &docs {
-            entries.push(Entry {
+            batch.entries.push(Entry {
                 name: file_name(doc),
-                text: document_text(doc),
+                data: document_text(doc).into_bytes(),
                 time: doc.updated_at,
+                kind: Kind::Document,
             });
             if opts.history {
                 let revs = dump::history(&tx, doc.seq).await?;
                 report.revisions += revs.len() as u64;
-                entries.extend(revs.iter().map(|r| Entry {
+                batch.entries.extend(revs.iter().map(|r| Entry {
                     name: format!("history/{}/{:06}.md", doc.id, r.rev),
-                    text: revision_text(r),
+                    data: revision_text(r).into_bytes(),
                     time: r.created_at,
+                    kind: Kind::Revision,
                 }));
+            }
+            for f in files_of.remove(&doc.seq).unwrap_or_default() {
+                let (path, new) = placed.place(&f.name, &f.hash);
+                batch.uses.push(ManifestAttachment {
+                    document: doc.id.clone(),
+                    name: f.name,
+                    path: path.clone(),
+                    sha256: hex(&f.hash),
+                });
+                if new {
+                    let data = files::content(&*tx, &f.hash)
+                        .await?
+                        .with_context(|| format!("the content of {path} has gone"))?;
+                    batch.entries.push(Entry {
+                        name: path,
+                        data,
+                        time: doc.updated_at,
+                        kind: Kind::Attachment,
+                    });
+                    if send.send(std::mem::take(&mut batch)).await.is_err() {
+                        break 'pages; // the writer failed; its error is reported below
+                    }
+                }
             }
         }
         report.documents += docs.len() as u64;
         bar.inc(docs.len() as u64);
-        if send.send(entries).await.is_err() {
+        if send.send(batch).await.is_err() {
             break; // the writer failed; its error is reported below
         }
     }
@@ -114,7 +217,7 @@ fn zip_time(ms: i64) -> zip::DateTime {
 
 fn write_zip<W: Write + Seek>(
     out: W,
-    mut recv: tokio::sync::mpsc::Receiver<Vec<Entry>>,
+    mut recv: tokio::sync::mpsc::Receiver<Batch>,
     history: bool,
 ) -> anyhow::Result<u64> {
     let mut zip = zip::ZipWriter::new(out);
@@ -122,22 +225,24 @@ fn write_zip<W: Write + Seek>(
         .compression_method(zip::CompressionMethod::Deflated)
         .unix_permissions(0o644);
     let mut files = Vec::new();
+    let mut attachments = Vec::new();
     let (mut documents, mut revisions) = (0, 0);
-    while let Some(entries) = recv.blocking_recv() {
-        for e in entries {
-            if e.name.starts_with("history/") {
-                revisions += 1;
-            } else {
-                documents += 1;
+    while let Some(batch) = recv.blocking_recv() {
+        for e in batch.entries {
+            match e.kind {
+                Kind::Document => documents += 1,
+                Kind::Revision => revisions += 1,
+                Kind::Attachment => {}
             }
             zip.start_file(e.name.as_str(), base.last_modified_time(zip_time(e.time)))?;
-            zip.write_all(e.text.as_bytes())?;
+            zip.write_all(&e.data)?;
             files.push(ManifestFile {
-                sha256: hex(&Sha256::digest(e.text.as_bytes())),
-                bytes: e.text.len() as u64,
+                sha256: hex(&Sha256::digest(&e.data)),
+                bytes: e.data.len() as u64,
                 path: e.name,
             });
         }
+        attachments.extend(batch.uses);
     }
     let manifest = Manifest {
         format: FORMAT.into(),
@@ -146,6 +251,7 @@ fn write_zip<W: Write + Seek>(
         revisions,
         history,
         files,
+        attachments,
     };
     zip.start_file(MANIFEST, base)?;
     serde_json::to_writer_pretty(&mut zip, &manifest)?;

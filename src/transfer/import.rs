@@ -1,6 +1,8 @@
 //! `quire import`: reads a folder or zip of Markdown files, turns each into a
 //! document (title from front matter, else the first `# heading`, else the file
-//! name) and stores them in batches.
+//! name) and stores them in batches, each with the files its images show
+//! (found beside it, at the top of the import, or by name anywhere in it; in a
+//! quire export by its manifest).
 //!
 //! Resumable: a document and its history are stored in one transaction,
 //! together or not at all, and an interrupted import keeps what it stored.
@@ -9,9 +11,10 @@
 //! matter (a quire export) or, for other files, from the file's name and
 //! contents, and ids already in quire are skipped, never overwritten.
 
+mod files;
 mod load;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -51,6 +54,8 @@ pub struct Later {
 pub struct ImportOptions {
     /// The body size cap (`QUIRE_MAX_DOC_BYTES`).
     pub cap: usize,
+    /// The size cap of a document's file (`QUIRE_MAX_ATTACHMENT_BYTES`).
+    pub attachment_cap: usize,
     /// Owner of documents whose front matter names nobody, or someone without an
     /// account here. Without it documents naming nobody go to the first admin
     /// (`ImportReport::unnamed_owner`), and ones naming an unknown owner are skipped.
@@ -71,7 +76,7 @@ pub struct ImportReport {
     pub revisions: u64,
     /// (file, why it was not imported), in file order.
     pub skipped: Vec<(String, String)>,
-    /// Files that are not .md, .markdown or .txt.
+    /// Files that are not .md, .markdown or .txt and that no document shows.
     pub ignored: usize,
     /// What the user should know about files that were imported anyway.
     pub notes: Vec<String>,
@@ -95,6 +100,7 @@ struct Ctx {
     listing: Listing,
     users: Users,
     cap: usize,
+    attachment_cap: usize,
     render: bool,
     now: i64,
 }
@@ -103,6 +109,10 @@ struct Loaded {
     name: String,
     doc: Prepared,
     reassigned: bool,
+    /// The import's files the document's images show (found or not).
+    used: Vec<String>,
+    /// Its files that could not be kept, and why.
+    notes: Vec<String>,
 }
 
 type Outcome = Result<Loaded, (String, String)>;
@@ -150,6 +160,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
             unnamed: first_admin.as_ref().map(|a| a.0),
         },
         cap: opts.cap,
+        attachment_cap: opts.attachment_cap,
         render: opts.render,
         now: now_ms(),
     });
@@ -189,12 +200,12 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     }
 
     let mut report = ImportReport {
-        ignored: ctx.listing.ignored,
         unnamed_owner: first_admin.map(|a| a.1),
         skipped: ctx.listing.skipped.clone(),
         notes: ctx.listing.notes.clone(),
         ..ImportReport::default()
     };
+    let mut used = HashSet::new();
     let mut stored = 0;
     'chunks: for c in 0..chunks {
         loop {
@@ -202,7 +213,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
                 break 'chunks; // the worker stopped: its error is reported below
             };
             let n = part.outcomes.len() as u64;
-            store(db, part.outcomes, &mut report).await?;
+            store(db, part.outcomes, &mut report, &mut used).await?;
             bar.inc(n);
             if part.last {
                 break;
@@ -220,6 +231,13 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         "the import stopped before reading every file"
     );
     bar.finish_and_clear();
+    report.ignored = ctx.listing.ignored
+        + ctx
+            .listing
+            .files
+            .keys()
+            .filter(|f| !used.contains(*f))
+            .count();
     if opts.index {
         crate::progress::index_for_search(db, opts.progress).await?;
     }
@@ -235,11 +253,20 @@ fn progress_bar(total: u64, visible: bool) -> anyhow::Result<ProgressBar> {
 /// One batch: ids already in quire (or twice in this import) are skipped,
 /// everything else is inserted, in transactions of about `WRITE_SLICE` of work
 /// each, so others' saves wait at most that long for the writer.
-async fn store(db: &Db, outcomes: Vec<Outcome>, report: &mut ImportReport) -> anyhow::Result<()> {
+/// `used` gathers the files documents show.
+async fn store(
+    db: &Db,
+    outcomes: Vec<Outcome>,
+    report: &mut ImportReport,
+    used: &mut HashSet<String>,
+) -> anyhow::Result<()> {
     let mut loaded = Vec::with_capacity(outcomes.len());
     for o in outcomes {
         match o {
-            Ok(l) => loaded.push(l),
+            Ok(mut l) => {
+                used.extend(std::mem::take(&mut l.used));
+                loaded.push(l);
+            }
             Err(skip) => report.skipped.push(skip),
         }
     }
@@ -247,7 +274,7 @@ async fn store(db: &Db, outcomes: Vec<Outcome>, report: &mut ImportReport) -> an
     let existing = bulk::existing_ids(&db.read, &ids).await?;
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut keep = Vec::with_capacity(loaded.len());
-    for l in loaded {
+    for mut l in loaded {
         let id = l.doc.id.as_str().to_owned();
         if existing.contains(&id) {
             report.skipped.push((
@@ -262,6 +289,7 @@ async fn store(db: &Db, outcomes: Vec<Outcome>, report: &mut ImportReport) -> an
                 .push((l.name, format!("it has the same id ({id}) as {first}")));
         } else {
             seen.insert(id, l.name.clone());
+            report.notes.extend(std::mem::take(&mut l.notes));
             keep.push(l);
         }
     }

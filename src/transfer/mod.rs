@@ -1,6 +1,7 @@
 //! Import and export: folders and zips of Markdown files in, zips of Markdown with
 //! front matter (and optionally every revision) out, so that an export imported
-//! into an empty quire exports again byte for byte.
+//! into an empty quire exports again byte for byte. Documents' attached files
+//! travel with them (`attachments/` in an export).
 
 pub mod cli;
 pub mod export;
@@ -25,6 +26,21 @@ pub struct Manifest {
     pub revisions: u64,
     pub history: bool,
     pub files: Vec<ManifestFile>,
+    /// Which file of the zip each document's attached file is (absent from
+    /// exports made before quire kept files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<ManifestAttachment>,
+}
+
+/// A document's file: the document's id, the name its text gives the file, and
+/// where in the zip its content is (contents shared by several documents or
+/// names are there once).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ManifestAttachment {
+    pub document: String,
+    pub name: String,
+    pub path: String,
+    pub sha256: String,
 }
 
 #[derive(Debug, Serialize, Deserialize)]

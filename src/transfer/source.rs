@@ -1,6 +1,7 @@
 //! Where an import reads from: a folder (walked recursively) or a zip file. Lists
 //! the text files first, so the progress bar knows the total, and reads each one
-//! with the size cap enforced before its bytes are kept.
+//! with the size cap enforced before its bytes are kept. Other files are listed
+//! too: documents' images may name them.
 
 mod folder;
 mod zipped;
@@ -38,11 +39,22 @@ pub struct Item {
 pub struct Listing {
     pub place: Place,
     pub documents: Vec<Item>,
+    /// Whether this is a quire export (it has quire's manifest).
+    pub export: bool,
     /// A quire export's revision files, by document id, oldest first.
     pub history: HashMap<String, Vec<Item>>,
     /// Checksums from a quire export's manifest, by file name.
     pub checksums: HashMap<String, String>,
-    /// Files that are not .md, .markdown or .txt.
+    /// Files that are not documents (images, PDFs, ...), by name: a document's
+    /// text may show them.
+    pub files: HashMap<String, Item>,
+    /// Each file name (without its folders) that exactly one of `files` has,
+    /// with that file's name; `None` where several have it.
+    pub by_base: HashMap<String, Option<String>>,
+    /// A quire export's attached files, by document id: (the name the
+    /// document gives the file, the file's name in the export).
+    pub attachments: HashMap<String, Vec<(String, String)>>,
+    /// Files that cannot be used (names a zip may not hold, hidden files).
     pub ignored: usize,
     /// Files left out while listing (symbolic links, names that are not UTF-8),
     /// with why.
@@ -51,7 +63,11 @@ pub struct Listing {
     pub notes: Vec<String>,
 }
 
-fn is_text(name: &str) -> bool {
+fn is_hidden(name: &str) -> bool {
+    name.split('/').any(|p| p.starts_with('.'))
+}
+
+pub fn is_text(name: &str) -> bool {
     Path::new(name)
         .extension()
         .and_then(|e| e.to_str())
@@ -75,7 +91,7 @@ impl Listing {
         let mut skipped = Vec::new();
         let mut notes = Vec::new();
         let mut hidden = Vec::new();
-        let (place, names, ignored, manifest) = if meta.is_dir() {
+        let (place, names, others, ignored, manifest) = if meta.is_dir() {
             let real_root = path
                 .canonicalize()
                 .with_context(|| format!("reading {}", path.display()))?;
@@ -85,19 +101,21 @@ impl Listing {
                 real_root: real_root.clone(),
                 follow: follow_symlinks,
                 names: Vec::new(),
-                ignored: 0,
+                others: Vec::new(),
                 skipped: Vec::new(),
             };
             walk.folder(path)?;
             skipped = walk.skipped;
             let manifest = std::fs::read(path.join(MANIFEST)).ok();
             let names = walk.names.into_iter().map(|n| (n, 0)).collect();
-            (Place::Folder(real_root), names, walk.ignored, manifest)
+            let others = walk.others.into_iter().map(|n| (n, 0)).collect();
+            (Place::Folder(real_root), names, others, 0, manifest)
         } else {
             let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
             let mut zip = zip::ZipArchive::new(file)
                 .with_context(|| format!("{} is not a zip file quire can read", path.display()))?;
             let mut names = Vec::new();
+            let mut others = Vec::new();
             let mut ignored = 0;
             let mut manifest = None;
             for i in 0..zip.len() {
@@ -114,10 +132,12 @@ impl Listing {
                     let mut bytes = Vec::new();
                     entry.take(64 << 20).read_to_end(&mut bytes)?;
                     manifest = Some(bytes);
-                } else if is_text(&name) && !name.split('/').any(|p| p.starts_with('.')) {
+                } else if is_hidden(&name) {
+                    ignored += 1;
+                } else if is_text(&name) {
                     names.push((name, i));
                 } else {
-                    ignored += 1;
+                    others.push((name, i));
                 }
             }
             if zip.has_duplicate_names() {
@@ -139,34 +159,68 @@ impl Listing {
                     ));
                 }
             }
-            (Place::Zip(path.to_owned()), names, ignored, manifest)
+            (
+                Place::Zip(path.to_owned()),
+                names,
+                others,
+                ignored,
+                manifest,
+            )
         };
         let hidden = hidden
             .into_iter()
-            .filter(|(name, _)| is_text(name) && !name.split('/').any(|p| p.starts_with('.')))
+            .filter(|(name, _)| is_text(name) && !is_hidden(name))
             .map(|(name, at)| Item {
                 name,
                 index: usize::MAX,
                 hidden: Some(at),
             });
-        let items: Vec<Item> = names
+        let item = |(name, index)| Item {
+            name,
+            index,
+            hidden: None,
+        };
+        let items: Vec<Item> = names.into_iter().map(item).chain(hidden).collect();
+        let mut files: HashMap<String, Item> = others
             .into_iter()
-            .map(|(name, index)| Item {
-                name,
-                index,
-                hidden: None,
-            })
-            .chain(hidden)
+            .map(item)
+            .map(|i| (i.name.clone(), i))
             .collect();
         let manifest: Option<Manifest> = manifest.and_then(|m| serde_json::from_slice(&m).ok());
-        let export = manifest.as_ref().is_some_and(|m| m.format == super::FORMAT);
+        let manifest = manifest.filter(|m| m.format == super::FORMAT);
+        let export = manifest.is_some();
+        let mut attachments: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        for a in manifest.iter().flat_map(|m| &m.attachments) {
+            attachments
+                .entry(a.document.clone())
+                .or_default()
+                .push((a.name.clone(), a.path.clone()));
+        }
+        let attached: HashSet<&str> = attachments
+            .values()
+            .flatten()
+            .map(|(_, path)| path.as_str())
+            .collect();
         let mut documents = Vec::new();
         let mut history: HashMap<String, Vec<(u64, Item)>> = HashMap::new();
         for item in items {
+            if attached.contains(item.name.as_str()) {
+                // An attached text file, not a document.
+                files.insert(item.name.clone(), item);
+                continue;
+            }
             match history_of(&item.name).filter(|_| export) {
                 Some((id, rev)) => history.entry(id.to_owned()).or_default().push((rev, item)),
                 None => documents.push(item),
             }
+        }
+        let mut by_base: HashMap<String, Option<String>> = HashMap::new();
+        for name in files.keys() {
+            let base = name.rsplit('/').next().unwrap_or(name);
+            by_base
+                .entry(base.to_owned())
+                .and_modify(|only| *only = None)
+                .or_insert_with(|| Some(name.clone()));
         }
         let history = history
             .into_iter()
@@ -182,8 +236,12 @@ impl Listing {
         Ok(Self {
             place,
             documents,
+            export,
             history,
             checksums,
+            files,
+            by_base,
+            attachments,
             ignored,
             skipped,
             notes,
@@ -219,14 +277,22 @@ impl Reader {
     /// The file's bytes, or why it cannot be imported. Also its modification time
     /// (ms) where the file system knows it.
     pub fn read(&mut self, item: &Item) -> Result<(Vec<u8>, Option<i64>), String> {
+        self.read_up_to(item, self.limit)
+    }
+
+    /// As `read`, refusing files larger than `limit` (not the reader's own).
+    pub fn read_up_to(
+        &mut self,
+        item: &Item,
+        limit: u64,
+    ) -> Result<(Vec<u8>, Option<i64>), String> {
         let too_big = |size: u64| {
             format!(
                 "the file is {} bytes; the largest quire imports is {} bytes",
                 crate::documents::group(size as usize),
-                crate::documents::group(self.limit as usize)
+                crate::documents::group(limit as usize)
             )
         };
-        let limit = self.limit;
         if let Some(at) = item.hidden {
             let bytes = zipped::read_hidden(&self.root, at, limit).map_err(|e| match e {
                 zipped::Hidden::TooBig(n) => too_big(n),

@@ -169,6 +169,7 @@ pub async fn import_upload(
     }
     let opts = ImportOptions {
         cap: state.config.max_doc_bytes,
+        attachment_cap: state.config.max_attachment_bytes,
         owner: Some(admin.0.username.clone()),
         render: true,
         index: true,

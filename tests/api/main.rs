@@ -39,6 +39,7 @@ mod small_holes;
 mod storage;
 mod tasks;
 mod transfer;
+mod transfer_files;
 mod trash;
 mod upgrade;
 mod validation;

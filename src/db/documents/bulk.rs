@@ -22,6 +22,8 @@ pub struct Prepared {
     pub tags: String,
     pub texts: Vec<TextRow>,
     pub revs: Vec<RevRow>,
+    /// The document's files, by the names its text gives them.
+    pub files: Vec<FileRow>,
 }
 
 impl Prepared {
@@ -36,7 +38,18 @@ impl Prepared {
             + self.html.len()
             + self.cjk.len()
             + self.texts.iter().map(|t| t.data.len()).sum::<usize>()
+            + self.files.iter().map(|f| f.bytes.len()).sum::<usize>()
     }
+}
+
+/// A file of a document being imported: its name in the document, its
+/// content's SHA-256 and sniffed type, and its bytes.
+#[derive(Debug, Clone)]
+pub struct FileRow {
+    pub name: String,
+    pub hash: Vec<u8>,
+    pub media_type: String,
+    pub bytes: Vec<u8>,
 }
 
 pub struct TextRow {
@@ -94,7 +107,8 @@ fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
     )
 }
 
-/// Inserts every document with its history, in the caller's transaction.
+/// Inserts every document with its history and files, in the caller's
+/// transaction (a file's time is its document's last change).
 pub async fn insert(
     conn: &impl crate::db::Conn,
     docs: &[Prepared],
@@ -189,6 +203,12 @@ pub async fn insert(
                 .bind(&r.tags);
         }
         q.execute(conn).await?;
+    }
+    for (d, seq) in docs.iter().zip(&seqs) {
+        for f in &d.files {
+            super::files::put_content(conn, &f.hash, &f.media_type, &f.bytes, d.updated_at).await?;
+            super::files::name_file(conn, *seq, &f.name, &f.hash, d.updated_at).await?;
+        }
     }
     crate::db::sync_identity(conn, "documents", "seq").await
 }

@@ -102,6 +102,47 @@ pub async fn list(ex: &impl Conn, doc_seq: i64) -> Result<Vec<FileInfo>, crate::
         .await
 }
 
+/// A file of one of several documents, without its bytes (for exports).
+#[derive(Debug, Clone)]
+pub struct DocFile {
+    pub doc_seq: i64,
+    pub name: String,
+    pub hash: Vec<u8>,
+    pub size: i64,
+}
+crate::db::from_row!(DocFile {
+    doc_seq,
+    name,
+    hash,
+    size
+});
+
+/// The files of the documents `doc_seqs`, by document and then by name.
+pub async fn of_documents(
+    ex: &impl Conn,
+    doc_seqs: &[i64],
+) -> Result<Vec<DocFile>, crate::db::Error> {
+    let mut found = Vec::new();
+    for chunk in doc_seqs.chunks(500) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT f.doc_seq, f.name, f.hash, a.size
+               FROM document_files AS f JOIN attachments AS a ON a.hash = f.hash
+              WHERE f.doc_seq IN ({})",
+            list.join(",")
+        );
+        let mut q = crate::db::query_as::<DocFile>(sql);
+        for seq in chunk {
+            q = q.bind(*seq);
+        }
+        found.extend(q.fetch_all(ex).await?);
+    }
+    // Sorted here, not by the database: names compare byte by byte whatever
+    // the engine's collation.
+    found.sort_by(|a, b| (a.doc_seq, a.name.as_bytes()).cmp(&(b.doc_seq, b.name.as_bytes())));
+    Ok(found)
+}
+
 /// The bytes of a kept content.
 pub async fn content(ex: &impl Conn, hash: &[u8]) -> Result<Option<Vec<u8>>, crate::db::Error> {
     let bytes: Option<Vec<u8>> = attachments::Entity::find_by_id(hash.to_vec())

@@ -4,7 +4,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{Ctx, Loaded, Outcome};
+use super::{Ctx, Loaded, Outcome, files};
 use crate::documents::bulk::{self, NewDoc, OldRevision};
 use crate::documents::{DocId, MAX_TITLE_CHARS, place, too_large_message};
 use crate::transfer::frontmatter::{self, Meta};
@@ -117,6 +117,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
             .collect::<Result<Vec<_>, _>>()?,
         None => Vec::new(),
     };
+    let found = files::find(ctx, reader, &item.name, id.as_str(), &body);
     let doc = NewDoc {
         id,
         title,
@@ -128,12 +129,15 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         folder: folder_of(ctx, &meta, &item.name),
         tags: tags_of(&meta),
         history,
+        files: found.files,
     };
     let doc = bulk::prepare(doc, ctx.render)?;
     Ok(Loaded {
         name: item.name.clone(),
         doc,
         reassigned,
+        used: found.used,
+        notes: found.notes,
     })
 }
 

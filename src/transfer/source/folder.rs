@@ -19,7 +19,8 @@ pub(super) struct Walk {
     /// Folders already walked, so links in a circle are walked once.
     pub(super) seen: HashSet<PathBuf>,
     pub(super) names: Vec<String>,
-    pub(super) ignored: usize,
+    /// Files that are not text (an import's candidates for documents' files).
+    pub(super) others: Vec<String>,
     pub(super) skipped: Vec<(String, String)>,
 }
 
@@ -69,7 +70,7 @@ impl Walk {
                 if is_text(&shown) {
                     self.names.push(shown);
                 } else if shown != MANIFEST {
-                    self.ignored += 1;
+                    self.others.push(shown);
                 }
             }
         }

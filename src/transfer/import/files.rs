@@ -1,0 +1,160 @@
+//! The files a document being imported shows: for a quire export, the ones
+//! its manifest gives the document; otherwise each image its text names
+//! (`![](photo.png)`, `![[photo.png]]`), found beside the Markdown file, at
+//! the top of the import, or by its file name when exactly one file in the
+//! import has it (a vault's `attachments/` folder). Kept under the name the
+//! text gives it, so the page shows it.
+
+use std::collections::HashMap;
+
+use sha2::{Digest, Sha256};
+
+use super::Ctx;
+use crate::documents::bulk::FileRow;
+use crate::documents::files::{image_names, sha256, sniff};
+use crate::transfer::hex;
+use crate::transfer::source::{Reader, is_text};
+
+/// What was found for one document.
+#[derive(Default)]
+pub(super) struct Found {
+    pub(super) files: Vec<FileRow>,
+    /// The import's files used (found, whether or not they could be kept).
+    pub(super) used: Vec<String>,
+    /// Files that were named but are missing or could not be kept, and why.
+    pub(super) notes: Vec<String>,
+}
+
+/// The files of the document `id`, read from the import's file `doc` with
+/// the stored text `body`.
+pub(super) fn find(ctx: &Ctx, reader: &mut Reader, doc: &str, id: &str, body: &str) -> Found {
+    let wanted: Vec<(String, Option<String>)> = if ctx.listing.export {
+        ctx.listing
+            .attachments
+            .get(id)
+            .into_iter()
+            .flatten()
+            .map(|(name, path)| (name.clone(), Some(path.clone())))
+            .collect()
+    } else {
+        image_names(body)
+            .into_iter()
+            .map(|name| (name.clone(), resolve(ctx, doc, &name)))
+            .collect()
+    };
+    let mut found = Found::default();
+    // Files already read for this document, by path: another name may show one.
+    let mut read: HashMap<String, usize> = HashMap::new();
+    for (name, path) in wanted {
+        let Some(path) = path else {
+            // `![[Another note]]` embeds a note, which quire does not do: no
+            // file was meant.
+            if !names_a_note(&name) {
+                found.notes.push(format!(
+                    "{doc} shows {name}, which is not in the import; the document was \
+                     imported without it"
+                ));
+            }
+            continue;
+        };
+        if let Some(&i) = read.get(&path) {
+            let mut copy = found.files[i].clone();
+            copy.name = name;
+            found.files.push(copy);
+            continue;
+        }
+        found.used.push(path.clone());
+        match read_file(ctx, reader, &path) {
+            Ok(bytes) => {
+                read.insert(path, found.files.len());
+                found.files.push(FileRow {
+                    name,
+                    hash: sha256(&bytes),
+                    media_type: sniff(&bytes).to_owned(),
+                    bytes,
+                });
+            }
+            Err(why) => found.notes.push(format!(
+                "{doc} shows {path}, which was not imported with it: {why}"
+            )),
+        }
+    }
+    found
+}
+
+fn read_file(ctx: &Ctx, reader: &mut Reader, path: &str) -> Result<Vec<u8>, String> {
+    let item = ctx
+        .listing
+        .files
+        .get(path)
+        .ok_or_else(|| "it is not in the import".to_owned())?;
+    let (bytes, _) = reader
+        .read_up_to(item, ctx.attachment_cap as u64)
+        .map_err(|why| {
+            if why.starts_with("the file is") {
+                format!("{why} for a document's file (QUIRE_MAX_ATTACHMENT_BYTES)")
+            } else {
+                why
+            }
+        })?;
+    if let Some(expected) = ctx.listing.checksums.get(path)
+        && &hex(&Sha256::digest(&bytes)) != expected
+    {
+        return Err("it does not match its checksum in manifest.json (changed or damaged)".into());
+    }
+    Ok(bytes)
+}
+
+/// The import's file an image of the document `doc` names: beside the
+/// document, else from the top of the import, else the only file of that
+/// file name anywhere in it.
+fn resolve(ctx: &Ctx, doc: &str, name: &str) -> Option<String> {
+    let files = &ctx.listing.files;
+    let dir = doc.rsplit_once('/').map_or("", |(dir, _)| dir);
+    [join(dir, name), join("", name)]
+        .into_iter()
+        .flatten()
+        .find(|path| files.contains_key(path))
+        .or_else(|| {
+            let base = name.rsplit('/').next()?;
+            ctx.listing.by_base.get(base).cloned().flatten()
+        })
+}
+
+/// `name` read from the folder `dir` (both `/`-separated, inside the
+/// import), with `.` and `..` worked out; `None` when it leads out.
+fn join(dir: &str, name: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// Whether an image's name is that of a note (no extension, or a text one).
+fn names_a_note(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    !base.contains('.') || is_text(base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_read_from_the_documents_folder() {
+        assert_eq!(join("a/b", "c.png").as_deref(), Some("a/b/c.png"));
+        assert_eq!(join("a/b", "../../c.png").as_deref(), Some("c.png"));
+        assert_eq!(join("a/b", "./x/../c.png").as_deref(), Some("a/b/c.png"));
+        assert_eq!(join("a", "../../c.png"), None);
+        assert_eq!(join("", "c.png").as_deref(), Some("c.png"));
+        assert!(names_a_note("Another note") && names_a_note("plan.md"));
+        assert!(!names_a_note("photo.png"));
+    }
+}
