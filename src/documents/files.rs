@@ -237,15 +237,28 @@ pub async fn attach(
     })
 }
 
-/// The document's file called `name`, for an actor who may read the document
-/// (in the trash too, as its page). Anyone else: not found.
+/// A live document the actor may read: one in the trash shows none of its files.
+async fn readable(
+    db: &Db,
+    id: &DocId,
+    actor: Option<Actor<'_>>,
+) -> Result<crate::db::documents::Document, DocError> {
+    let doc = access::authorize(&db.read, id, actor, Access::Read).await?;
+    match doc.deleted_at {
+        Some(_) => Err(DocError::NotFound),
+        None => Ok(doc),
+    }
+}
+
+/// The document's file called `name`, for an actor who may read the live
+/// document. Anyone else, or in the trash: not found.
 pub async fn find(
     db: &Db,
     id: &DocId,
     actor: Option<Actor<'_>>,
     name: &str,
 ) -> Result<FileInfo, DocError> {
-    let doc = access::authorize(&db.read, id, actor, Access::Read).await?;
+    let doc = readable(db, id, actor).await?;
     store::find(&db.read, doc.seq, name)
         .await?
         .ok_or(DocError::NotFound)
@@ -257,7 +270,7 @@ pub async fn list(
     id: &DocId,
     actor: Option<Actor<'_>>,
 ) -> Result<Vec<FileInfo>, DocError> {
-    let doc = access::authorize(&db.read, id, actor, Access::Read).await?;
+    let doc = readable(db, id, actor).await?;
     Ok(store::list(&db.read, doc.seq).await?)
 }
 

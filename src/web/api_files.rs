@@ -81,7 +81,7 @@ fn parse_id(raw: &str) -> Result<DocId, ApiError> {
         (status = 200, body = AttachmentsJson),
         (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
             headers(("WWW-Authenticate" = String))),
-        (status = 404, description = "No such document, or not readable by the token's user", body = ErrorJson),
+        (status = 404, description = "No such document, in the trash, or not readable by the token's user", body = ErrorJson),
     )
 )]
 pub async fn api_attachments(
@@ -108,6 +108,7 @@ pub async fn api_attachments(
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 201, description = "Attached", body = AttachmentJson),
+        (status = 400, description = "Not a multipart form quire can read", body = ErrorJson),
         (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
             headers(("WWW-Authenticate" = String))),
         (status = 403, description = "The token's user may only read the document", body = ErrorJson),
