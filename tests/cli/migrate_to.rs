@@ -127,6 +127,9 @@ async fn seed(source: &Source) -> Seeded {
     )
     .await
     .unwrap();
+    documents::files::attach(&db, &id, Some(actor), "photo.png", PHOTO.to_vec(), 1 << 20)
+        .await
+        .unwrap();
     let session = accounts::start_session(&db, &alice).await.unwrap();
     let token = accounts::tokens::create(&db, &alice, "script")
         .await
@@ -138,6 +141,9 @@ async fn seed(source: &Source) -> Seeded {
         token,
     }
 }
+
+/// A file attached to the saved document (any bytes: a download).
+const PHOTO: &[u8] = b"\x89PNG\r\n\x1a\n not really a picture \x00\xff";
 
 /// The body of save `n`: every save keeps the lines before it.
 fn text(n: usize) -> String {
@@ -174,7 +180,15 @@ async fn migrate_to_copies_history_accounts_and_sessions_and_quire_serves_the_co
     let out = source.ok(&["migrate-to", &target]);
 
     assert!(out.contains("verified"), "{out}");
-    for table in ["documents", "revisions", "sessions", "api_tokens", "drafts"] {
+    for table in [
+        "documents",
+        "revisions",
+        "sessions",
+        "api_tokens",
+        "drafts",
+        "attachments",
+        "document_files",
+    ] {
         let line = out.lines().find(|l| l.starts_with(table)).unwrap();
         assert!(line.ends_with("ok"), "{line}");
     }
@@ -205,6 +219,18 @@ async fn migrate_to_copies_history_accounts_and_sessions_and_quire_serves_the_co
     let old = old.text().await.unwrap();
     assert!(old.contains("entry 1 of the notebook"), "{old}");
     assert!(!old.contains("entry 2 of the notebook"), "{old}");
+    let file = http
+        .get(format!("{address}/d/{}/files/photo.png", seeded.doc_id))
+        .header(reqwest::header::COOKIE, &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        file.status(),
+        StatusCode::OK,
+        "the attached file came along"
+    );
+    assert_eq!(file.bytes().await.unwrap().as_ref(), PHOTO);
 
     let created = http
         .post(format!("{address}/api/v1/documents"))
