@@ -84,6 +84,7 @@ pub async fn document_new(
             form: &form,
             error: None,
             notice: None,
+            files: Vec::new(),
             draft: None,
             preview: None,
         },
@@ -184,6 +185,11 @@ pub async fn document_edit(
     )
     .await?;
     let place = Some(PlaceFields::of(&doc).offering(folders));
+    let files = documents::files::list(&state.db, &id, Some(actor(&user)))
+        .await?
+        .iter()
+        .map(|f| super::pages::FileView::of(&doc.id, f))
+        .collect();
     let restore = query.draft.as_deref() == Some("restore");
     let note = draft
         .as_ref()
@@ -215,6 +221,7 @@ pub async fn document_edit(
             form: &form,
             error: None,
             notice: None,
+            files,
             draft: note,
             preview: None,
         },

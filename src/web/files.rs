@@ -189,6 +189,11 @@ async fn editor_attach(
     mine.body.push('\n');
     mine.body.push_str(&attached.markdown);
     mine.body.push('\n');
+    let files = files::list(&state.db, id, Some(actor(user)))
+        .await?
+        .iter()
+        .map(|f| pages::FileView::of(id.as_str(), f))
+        .collect();
     let notice = format!(
         "Attached {} ({}). Its Markdown is at the end of the text: save to keep it there.",
         attached.name,
@@ -201,6 +206,7 @@ async fn editor_attach(
             form: &mine,
             error: None,
             notice: Some(&notice),
+            files,
             draft: None,
             preview: None,
         },

@@ -267,6 +267,26 @@ pub struct DraftNote {
     pub restored: bool,
 }
 
+/// A document's file as the editor lists it.
+pub struct FileView {
+    pub name: String,
+    pub size: String,
+    pub url: String,
+    pub markdown: String,
+}
+
+impl FileView {
+    pub fn of(doc_id: &str, f: &crate::documents::files::FileInfo) -> Self {
+        use crate::documents::files;
+        Self {
+            name: f.name.clone(),
+            size: crate::documents::human_size(usize::try_from(f.size).unwrap_or(0)),
+            url: files::url(doc_id, &f.name),
+            markdown: files::markdown(doc_id, &f.name, &f.media_type),
+        }
+    }
+}
+
 #[derive(Template)]
 #[template(path = "documents/edit_partial.html")]
 pub struct EditPartial<'a> {
@@ -274,6 +294,8 @@ pub struct EditPartial<'a> {
     pub error: Option<&'a str>,
     /// What was done without saving (a file attached without JavaScript).
     pub notice: Option<&'a str>,
+    /// The document's files, with the Markdown that shows each.
+    pub files: Vec<FileView>,
     pub draft: Option<DraftNote>,
     /// The text rendered, when asked for without JavaScript (sanitised HTML).
     pub preview: Option<String>,
@@ -311,6 +333,7 @@ pub fn edit_with_error(status: StatusCode, form: &EditForm, error: &str) -> Http
             form,
             error: Some(error),
             notice: None,
+            files: Vec::new(),
             draft: None,
             preview: None,
         },

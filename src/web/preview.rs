@@ -75,6 +75,7 @@ pub async fn preview(
             form: &edit,
             error: None,
             notice: None,
+            files: Vec::new(),
             draft: None,
             preview: Some(preview),
         },

@@ -283,6 +283,12 @@ async fn without_javascript_the_editor_attaches_and_a_refusal_keeps_the_text() {
         textareas(&page),
         vec!["My own words, changed\n\n![small.png](small.png)\n"]
     );
+    assert!(page.contains("Files of this document (1)"), "{page}");
+    let (_, editor) = app.get_text(&format!("/d/{id}/edit")).await;
+    assert!(
+        editor.contains(&format!("href=\"/d/{id}/files/small.png\"")),
+        "the editor lists the file: {editor}"
+    );
     // Attaching does not save the text.
     let (_, shown) = app.get_text(&format!("/d/{id}")).await;
     assert!(shown.contains("My own words") && !shown.contains("changed"));
