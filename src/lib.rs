@@ -66,9 +66,10 @@ pub fn app(cfg: &mut ServiceConfig) {
                         .route(get().to(crate::web::api_files::api_attachments))
                         .route(post().to(crate::web::api_files::api_attach)),
                 )
-                .route(
-                    "/v1/documents/{id}/attachments/{name:.+}",
-                    get().to(crate::web::api_files::api_download),
+                .service(
+                    resource("/v1/documents/{id}/attachments/{name:.+}")
+                        .route(get().to(crate::web::api_files::api_download))
+                        .route(delete().to(crate::web::api_files::api_detach)),
                 )
                 .route("/v1/folders", get().to(api_places::api_folders))
                 .route("/v1/tags", get().to(api_places::api_tags)),
@@ -131,6 +132,10 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/d/{id}/delete", post().to(docs::document_delete))
         .route("/d/{id}/task", post().to(crate::web::tasks::task_set))
         .route("/d/{id}/attachments", post().to(crate::web::files::attach))
+        .route(
+            "/d/{id}/attachments/remove",
+            post().to(crate::web::files::remove),
+        )
         .route(
             "/d/{id}/files/{name:.+}",
             get().to(crate::web::files::file_get),

@@ -41,8 +41,11 @@
         headers: { "X-CSRF-Token": csrf ? csrf.value : "", "Accept": "application/json" },
         credentials: "same-origin"
       }).then(function (res) {
+        // A session that ended answers with the sign-in page, not JSON.
+        if (res.redirected) throw new Error("you are signed out; sign in again (copy your text first)");
         return res.json().catch(function () { return {}; }).then(function (answer) {
           if (!res.ok) throw new Error(answer.error || ("the server answered " + res.status));
+          if (typeof answer.markdown !== "string") throw new Error("the server's answer was not understood");
           insert(area, answer.markdown);
           say(place, "ok", "Attached " + answer.name + ".");
         });

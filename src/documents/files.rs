@@ -4,17 +4,11 @@
 //! (`![](photo.png)`, `![[photo.png]]`); the renderer points such images at
 //! that address (`render`).
 
-use sha2::{Digest, Sha256};
-
+pub use super::file_names::*;
 use super::{Access, Actor, DocError, DocId, access, now_ms};
 use crate::db::Db;
 use crate::db::documents::files as store;
 pub use crate::db::documents::files::FileInfo;
-
-/// Longest name kept for an uploaded file (its extension included).
-const MAX_UPLOADED_NAME: usize = 80;
-/// Longest name a document's text may give a file (an imported vault's paths).
-pub const MAX_NAME: usize = 400;
 
 /// What an upload became.
 #[derive(Debug, Clone)]
@@ -24,166 +18,6 @@ pub struct Attached {
     pub markdown: String,
     pub size: i64,
     pub media_type: String,
-}
-
-/// The content type a file is served with, from its first bytes: an image, a PDF
-/// or plain UTF-8 text. Empty for anything else (and for SVG, HTML and XML,
-/// which could run script): those are served as downloads.
-pub fn sniff(bytes: &[u8]) -> &'static str {
-    let starts = |magic: &[u8]| bytes.starts_with(magic);
-    if starts(b"\x89PNG\r\n\x1a\n") {
-        "image/png"
-    } else if starts(b"\xff\xd8\xff") {
-        "image/jpeg"
-    } else if starts(b"GIF87a") || starts(b"GIF89a") {
-        "image/gif"
-    } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-        "image/webp"
-    } else if bytes.len() >= 12
-        && &bytes[4..8] == b"ftyp"
-        && matches!(&bytes[8..12], b"avif" | b"avis")
-    {
-        "image/avif"
-    } else if starts(b"%PDF-") {
-        "application/pdf"
-    } else if is_plain_text(bytes) {
-        "text/plain; charset=utf-8"
-    } else {
-        ""
-    }
-}
-
-/// UTF-8 without NULs or control characters other than whitespace, and not
-/// markup a browser might treat as a page (`<` first).
-fn is_plain_text(bytes: &[u8]) -> bool {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return false;
-    };
-    let text = text.trim_start_matches('\u{feff}');
-    !text.trim_start().starts_with('<')
-        && !text
-            .chars()
-            .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\u{c}'))
-}
-
-pub fn is_image(media_type: &str) -> bool {
-    media_type.starts_with("image/")
-}
-
-/// An uploaded file's name as quire keeps it: the last part of what the
-/// browser sent, letters, digits, `.`, `-` and `_` only (spaces become `-`),
-/// so the Markdown naming it needs no escaping.
-pub fn clean_name(given: &str) -> String {
-    let base = given.rsplit(['/', '\\']).next().unwrap_or_default();
-    let mut name = String::new();
-    for c in base.chars() {
-        if c.is_alphanumeric() || matches!(c, '.' | '_' | '-') {
-            name.push(c);
-        } else if c.is_whitespace() && !name.ends_with('-') {
-            name.push('-');
-        }
-    }
-    let (stem, ext) = match name.rsplit_once('.') {
-        Some((stem, ext))
-            if (1..=10).contains(&ext.len()) && ext.chars().all(|c| c.is_alphanumeric()) =>
-        {
-            (stem, Some(ext))
-        }
-        _ => (name.as_str(), None),
-    };
-    let stem = stem.trim_start_matches(['.', '-']);
-    let room = MAX_UPLOADED_NAME - ext.map_or(0, |e| e.len() + 1);
-    let stem: String = stem.chars().take(room).collect();
-    let stem = if stem.is_empty() { "file" } else { &stem };
-    match ext {
-        Some(ext) => format!("{stem}.{ext}"),
-        None => stem.to_owned(),
-    }
-}
-
-/// The `n`-th name tried for an upload called `name`: itself, then
-/// `stem-2.ext`, `stem-3.ext`, …
-fn numbered(name: &str, n: u32) -> String {
-    if n < 2 {
-        return name.to_owned();
-    }
-    match name.rsplit_once('.') {
-        Some((stem, ext)) => format!("{stem}-{n}.{ext}"),
-        None => format!("{name}-{n}"),
-    }
-}
-
-/// The name a page's image source gives a file of the document: a path
-/// without a scheme, a leading `/`, `#` or `?`, percent-decoded. `None` for
-/// anything else (an address on the web, a data URL, a link into the page).
-pub fn local_name(src: &str) -> Option<String> {
-    let src = src.trim();
-    if src.is_empty() || src.starts_with(['/', '#', '?', '\\']) {
-        return None;
-    }
-    let scheme = src.split_once(':').is_some_and(|(s, _)| {
-        s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
-    });
-    if scheme {
-        return None;
-    }
-    let name = percent_encoding::percent_decode_str(src)
-        .decode_utf8()
-        .ok()?;
-    let name = name.strip_prefix("./").unwrap_or(&name);
-    (!name.is_empty() && name.chars().count() <= MAX_NAME).then(|| name.to_owned())
-}
-
-/// The names of the document's files a text shows as images, as the renderer
-/// reads them (`local_name` of each image's source), each once, in order.
-pub fn image_names(text: &str) -> Vec<String> {
-    use pulldown_cmark::{Event, Parser, Tag};
-    let mut names: Vec<String> = Vec::new();
-    for e in Parser::new_ext(text, super::render::OPTIONS) {
-        if let Event::Start(Tag::Image { dest_url, .. }) = e
-            && let Some(name) = local_name(&dest_url)
-            && !names.contains(&name)
-        {
-            names.push(name);
-        }
-    }
-    names
-}
-
-/// Where a document's file is served; each part of the name percent-encoded.
-/// A name with a `.` or `..` part (`../attachments/a.png`, as a vault's
-/// relative links have it) is one part with its `/` encoded too, which
-/// browsers leave as it is instead of resolving the dots away.
-pub fn url(doc_id: &str, name: &str) -> String {
-    const PART: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-        .remove(b'.')
-        .remove(b'-')
-        .remove(b'_')
-        .remove(b'~');
-    if name.split('/').any(|p| p == "." || p == "..") {
-        let whole = percent_encoding::utf8_percent_encode(name, PART);
-        return format!("/d/{doc_id}/files/{whole}");
-    }
-    let parts: Vec<String> = name
-        .split('/')
-        .map(|p| percent_encoding::utf8_percent_encode(p, PART).to_string())
-        .collect();
-    format!("/d/{doc_id}/files/{}", parts.join("/"))
-}
-
-/// The Markdown that shows (an image) or links to (anything else) a file.
-pub fn markdown(doc_id: &str, name: &str, media_type: &str) -> String {
-    if is_image(media_type) {
-        format!("![{name}]({name})")
-    } else {
-        format!("[{name}]({})", url(doc_id, name))
-    }
-}
-
-pub fn sha256(bytes: &[u8]) -> Vec<u8> {
-    Sha256::digest(bytes).to_vec()
 }
 
 /// Keeps `bytes` as a file of the document, for an actor who may edit it. A
@@ -208,15 +42,13 @@ pub async fn attach(
             "The file is empty; nothing was attached.".into(),
         ));
     }
-    let doc = access::authorize(&db.read, id, actor, Access::Edit).await?;
-    if doc.deleted_at.is_some() {
-        return Err(DocError::NotFound);
-    }
     let media_type = sniff(&bytes);
     let base = clean_name(given_name);
     let (hash, size) = (sha256(&bytes), bytes.len() as i64);
     let now = now_ms();
     let tx = db.begin_write().await?;
+    // Decided inside the write: a document trashed or purged meanwhile takes nothing.
+    let doc = editable_in(&*tx, id, actor).await?;
     let mut n = 1;
     let name = loop {
         let name = numbered(&base, n);
@@ -235,6 +67,43 @@ pub async fn attach(
         size,
         media_type: media_type.to_owned(),
     })
+}
+
+/// A live document the actor may edit (as `conn` sees it).
+async fn editable_in(
+    conn: &impl crate::db::Conn,
+    id: &DocId,
+    actor: Option<Actor<'_>>,
+) -> Result<crate::db::documents::Document, DocError> {
+    let doc = access::authorize(conn, id, actor, Access::Edit).await?;
+    match doc.deleted_at {
+        Some(_) => Err(DocError::NotFound),
+        None => Ok(doc),
+    }
+}
+
+/// Refuses early, before an upload is read: the actor may not attach to it.
+pub async fn check_editable(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
+    editable_in(&db.read, id, actor).await.map(|_| ())
+}
+
+/// Takes the file `name` off the document (for an actor who may edit it); its
+/// content goes too when no document has it any more. The text is left as it
+/// is: an image naming the file shows nothing from then on.
+pub async fn detach(
+    db: &Db,
+    id: &DocId,
+    actor: Option<Actor<'_>>,
+    name: &str,
+) -> Result<(), DocError> {
+    let tx = db.begin_write().await?;
+    let doc = editable_in(&*tx, id, actor).await?;
+    if !store::unname(&*tx, doc.seq, name).await? {
+        return Err(DocError::NotFound);
+    }
+    store::collect_unnamed(&*tx).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// A live document the actor may read: one in the trash shows none of its files.
@@ -284,83 +153,4 @@ pub async fn content(db: &Db, file: &FileInfo) -> Result<Vec<u8>, DocError> {
 /// Bytes the user's documents keep in files.
 pub async fn owner_total(db: &Db, user_id: i64) -> Result<i64, DocError> {
     Ok(store::owner_total(&db.read, user_id).await?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn content_is_sniffed_never_taken_from_the_name() {
-        assert_eq!(sniff(b"\x89PNG\r\n\x1a\n rest"), "image/png");
-        assert_eq!(sniff(b"\xff\xd8\xff\xe0"), "image/jpeg");
-        assert_eq!(sniff(b"GIF89a.."), "image/gif");
-        assert_eq!(sniff(b"RIFF\0\0\0\0WEBPVP8 "), "image/webp");
-        assert_eq!(sniff(b"\0\0\0\x1cftypavif"), "image/avif");
-        assert_eq!(sniff(b"%PDF-1.7"), "application/pdf");
-        assert_eq!(
-            sniff("plain words, ünïcode\n".as_bytes()),
-            "text/plain; charset=utf-8"
-        );
-        assert_eq!(sniff(b"<svg onload=alert(1)>"), "");
-        assert_eq!(sniff(b"  <html><script>"), "");
-        assert_eq!(sniff(b"MZ\x90\0\x03"), "");
-        assert_eq!(sniff(b"text\0with a nul"), "");
-    }
-
-    #[test]
-    fn uploaded_names_are_tidied() {
-        assert_eq!(clean_name("image.png"), "image.png");
-        assert_eq!(
-            clean_name("C:\\Users\\me\\My Photo (1).JPG"),
-            "My-Photo-1.JPG"
-        );
-        assert_eq!(clean_name("../../etc/passwd"), "passwd");
-        assert_eq!(clean_name(".htaccess"), "file.htaccess");
-        assert_eq!(clean_name("<script>.png"), "script.png");
-        assert_eq!(clean_name(""), "file");
-        assert_eq!(clean_name("???.pdf"), "file.pdf");
-        assert_eq!(clean_name(&"a".repeat(300)).len(), MAX_UPLOADED_NAME);
-        assert_eq!(numbered("photo.png", 3), "photo-3.png");
-        assert_eq!(numbered("notes", 2), "notes-2");
-    }
-
-    #[test]
-    fn images_are_shown_and_other_files_linked() {
-        assert_eq!(markdown("abc", "a.png", "image/png"), "![a.png](a.png)");
-        assert_eq!(
-            markdown("abc", "r.pdf", "application/pdf"),
-            "[r.pdf](/d/abc/files/r.pdf)"
-        );
-        assert_eq!(
-            url("abc", "sub dir/ä b.png"),
-            "/d/abc/files/sub%20dir/%C3%A4%20b.png"
-        );
-        assert_eq!(url("abc", "../att/a.png"), "/d/abc/files/..%2Fatt%2Fa.png");
-        assert_eq!(
-            local_name("my%20photo.png").as_deref(),
-            Some("my photo.png")
-        );
-        assert_eq!(
-            local_name("./attachments/a.png").as_deref(),
-            Some("attachments/a.png")
-        );
-        assert_eq!(
-            image_names(
-                "![](a.png) ![[b%20c.png]] ![x](./a.png) [not](d.png)\n\
-                 ![](https://x/e.png) `![](f.png)` ![](attachments/g.png)"
-            ),
-            ["a.png", "b c.png", "attachments/g.png"]
-        );
-        for elsewhere in [
-            "https://example.org/a.png",
-            "/a.png",
-            "//x/a.png",
-            "data:image/png;base64,AA",
-            "#top",
-            "",
-        ] {
-            assert_eq!(local_name(elsewhere), None, "{elsewhere}");
-        }
-    }
 }

@@ -7,6 +7,7 @@ pub mod bulk;
 mod cjk;
 pub mod drafts;
 mod escape;
+mod file_names;
 pub mod files;
 mod folders;
 mod headings;

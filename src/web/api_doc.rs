@@ -35,6 +35,7 @@ use super::{api, api_files, api_places};
         api_files::api_attachments,
         api_files::api_attach,
         api_files::api_download,
+        api_files::api_detach,
         api_places::api_folders,
         api_places::api_tags
     ),

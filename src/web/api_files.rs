@@ -168,6 +168,39 @@ pub async fn api_attach(
 }
 
 #[utoipa::path(
+    delete,
+    path = "/api/v1/documents/{id}/attachments/{name}",
+    operation_id = "detachAttachment",
+    tag = "documents",
+    summary = "Takes a file off a document the token's user may edit",
+    description = "The document's text is left as it is. The content is deleted when no \
+        document has it any more.",
+    params(
+        ("id" = String, Path, description = "The document's id"),
+        ("name" = String, Path, description = "The file's name, as the list gives it"),
+    ),
+    responses(
+        (status = 204, description = "Taken off"),
+        (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
+            headers(("WWW-Authenticate" = String))),
+        (status = 403, description = "The token's user may only read the document", body = ErrorJson),
+        (status = 404, description = "No such file, or its document is in the trash or not readable by the token's user", body = ErrorJson),
+    )
+)]
+pub async fn api_detach(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let id = parse_id(&path.0)?;
+    let name = super::files::file_name(&req)
+        .map_err(|_| ApiError::Status(StatusCode::NOT_FOUND, "No such file.".into()))?;
+    files::detach(&state.db, &id, Some(actor(&user)), &name).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+#[utoipa::path(
     get,
     path = "/api/v1/documents/{id}/attachments/{name}",
     operation_id = "downloadAttachment",

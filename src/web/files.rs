@@ -12,7 +12,7 @@ use futures_util::StreamExt;
 use serde::Serialize;
 
 use super::AppState;
-use super::error::AppError;
+use super::error::{AppError, doc_status};
 use super::form::FormData;
 use super::pages::{self, EditForm, EditPartial};
 use super::params::{actor, parse_id};
@@ -31,8 +31,12 @@ fn upload_failed(e: impl std::fmt::Display) -> AppError {
     AppError::BadRequest(format!("The upload failed: {e}"))
 }
 
+/// The editor's fields an upload may carry; any other is read and dropped.
+const EDITOR_FIELDS: &[&str] = &["csrf", "doc", "title", "body", "folder", "tags", "version"];
+
 /// Reads the form: the `file` field up to `cap` bytes (the rest is read and
-/// dropped, so the answer reaches the browser), the others up to `field_cap`.
+/// dropped, so the answer reaches the browser), the editor's fields up to
+/// `field_cap` each, nothing of any other.
 async fn receive(mut form: Multipart, cap: usize, field_cap: usize) -> Result<Sent, AppError> {
     let mut sent = Sent {
         file: None,
@@ -41,6 +45,13 @@ async fn receive(mut form: Multipart, cap: usize, field_cap: usize) -> Result<Se
     while let Some(field) = form.next().await {
         let mut field = field.map_err(upload_failed)?;
         let name = field.name().unwrap_or_default().to_owned();
+        let kept = name == "file" || EDITOR_FIELDS.contains(&name.as_str());
+        if !kept || sent.fields.contains_key(&name) {
+            while let Some(chunk) = field.next().await {
+                chunk.map_err(upload_failed)?;
+            }
+            continue;
+        }
         let limit = if name == "file" { cap } else { field_cap };
         let mut bytes = Some(Vec::new());
         while let Some(chunk) = field.next().await {
@@ -126,13 +137,33 @@ pub async fn attach(
     form: Multipart,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let cap = state.config.max_attachment_bytes;
+    // Who may not attach sends no file quire keeps (the editor's text still
+    // comes back to them with the reason).
+    let allowed = match files::check_editable(&state.db, &id, Some(actor(&user))).await {
+        Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
+        other => other,
+    };
+    let cap = match allowed {
+        Ok(()) => state.config.max_attachment_bytes,
+        Err(_) => 0,
+    };
     let sent = receive(form, cap, state.config.max_doc_bytes + 64 * 1024).await?;
-    if sent.fields.contains_key("body") {
-        let form = FormData::from_fields(sent.fields);
-        let mine = super::documents::submitted(&form, Some(&id), state.config.max_doc_bytes)?;
+    let sent = match allowed {
+        Ok(()) => sent,
+        Err(e) => {
+            if let Some(mine) = editor_text(&state, &id, sent.fields)? {
+                return Err(refuse(doc_status(&e), refusal(&e), mine));
+            }
+            let status = doc_status(&e);
+            return Ok(
+                HttpResponse::build(status).json(serde_json::json!({ "error": refusal(&e) }))
+            );
+        }
+    };
+    if let Some(mine) = editor_text(&state, &id, sent.fields)? {
         return editor_attach(&state, &user, &id, sent.file, mine).await;
     }
+    let cap = state.config.max_attachment_bytes;
     let outcome = match sent.file {
         None => Err((
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -143,7 +174,7 @@ pub async fn attach(
             match files::attach(&state.db, &id, Some(actor(&user)), &name, bytes, cap).await {
                 Ok(attached) => Ok(attached),
                 Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
-                Err(e) => Err((super::error::doc_status(&e), refusal(&e))),
+                Err(e) => Err((doc_status(&e), refusal(&e))),
             }
         }
     };
@@ -153,6 +184,83 @@ pub async fn attach(
             HttpResponse::build(status).json(serde_json::json!({ "error": message }))
         }
     })
+}
+
+/// The editor's text, when the upload came from its form (without JavaScript).
+fn editor_text(
+    state: &AppState,
+    id: &DocId,
+    fields: HashMap<String, String>,
+) -> Result<Option<EditForm>, AppError> {
+    if !fields.contains_key("body") {
+        return Ok(None);
+    }
+    let form = FormData::from_fields(fields);
+    super::documents::submitted(&form, Some(id), state.config.max_doc_bytes).map(Some)
+}
+
+/// The editor again with the user's text and why nothing was done.
+fn refuse(status: StatusCode, message: String, form: EditForm) -> AppError {
+    AppError::Form {
+        status,
+        message: format!("{message} Your text is below, not saved yet."),
+        form: Box::new(form),
+    }
+}
+
+/// The editor again with the user's text (not saved), the document's files
+/// and what was done.
+async fn editor_again(
+    state: &AppState,
+    user: &CurrentUser,
+    id: &DocId,
+    mine: &EditForm,
+    notice: &str,
+) -> Result<HttpResponse, AppError> {
+    let files = files::list(&state.db, id, Some(actor(user)))
+        .await?
+        .iter()
+        .map(|f| pages::FileView::of(id.as_str(), f))
+        .collect();
+    Ok(pages::fragment(
+        StatusCode::OK,
+        "Edit document",
+        &EditPartial {
+            form: mine,
+            error: None,
+            notice: Some(notice),
+            files,
+            draft: None,
+            preview: None,
+        },
+    ))
+}
+
+/// `POST /d/{id}/attachments/remove` from the editor's form (its Remove
+/// button, naming the file in `remove`): the file is taken off the document
+/// and the editor comes back with the text as it was, unsaved.
+pub async fn remove(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let id = parse_id(&id)?;
+    let mine = super::documents::submitted(&form, Some(&id), state.config.max_doc_bytes)?;
+    let name = form.require("remove")?.to_owned();
+    match files::detach(&state.db, &id, Some(actor(&user)), &name).await {
+        Ok(()) => {}
+        Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
+        Err(DocError::NotFound) => {
+            let message = format!("This document has no file called {name}.");
+            return Err(refuse(StatusCode::NOT_FOUND, message, mine));
+        }
+        Err(e) => return Err(refuse(doc_status(&e), refusal(&e), mine)),
+    }
+    let notice = format!(
+        "Removed {name} from the document. An image of it in the text shows nothing now;          take it out of the text and save."
+    );
+    editor_again(&state, &user, &id, &mine, &notice).await
 }
 
 /// The no-JavaScript path: the editor again, with the file's Markdown added to
@@ -165,11 +273,6 @@ async fn editor_attach(
     mut mine: EditForm,
 ) -> Result<HttpResponse, AppError> {
     let cap = state.config.max_attachment_bytes;
-    let refuse = |status, message: String, form| AppError::Form {
-        status,
-        message: format!("{message} Your text is below, not saved yet."),
-        form: Box::new(form),
-    };
     let (name, bytes) = match file {
         Some((name, Some(bytes))) if !bytes.is_empty() => (name, bytes),
         Some((_, None)) => return Err(refuse(StatusCode::PAYLOAD_TOO_LARGE, too_large(cap), mine)),
@@ -181,7 +284,7 @@ async fn editor_attach(
     let attached = match files::attach(&state.db, id, Some(actor(user)), &name, bytes, cap).await {
         Ok(a) => a,
         Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
-        Err(e) => return Err(refuse(super::error::doc_status(&e), refusal(&e), mine)),
+        Err(e) => return Err(refuse(doc_status(&e), refusal(&e), mine)),
     };
     if !mine.body.is_empty() && !mine.body.ends_with('\n') {
         mine.body.push('\n');
@@ -189,28 +292,12 @@ async fn editor_attach(
     mine.body.push('\n');
     mine.body.push_str(&attached.markdown);
     mine.body.push('\n');
-    let files = files::list(&state.db, id, Some(actor(user)))
-        .await?
-        .iter()
-        .map(|f| pages::FileView::of(id.as_str(), f))
-        .collect();
     let notice = format!(
         "Attached {} ({}). Its Markdown is at the end of the text: save to keep it there.",
         attached.name,
         human_size(attached.size as usize)
     );
-    Ok(pages::fragment(
-        StatusCode::OK,
-        "Edit document",
-        &EditPartial {
-            form: &mine,
-            error: None,
-            notice: Some(&notice),
-            files,
-            draft: None,
-            preview: None,
-        },
-    ))
+    editor_again(state, user, id, &mine, &notice).await
 }
 
 /// `GET /d/{id}/files/{name}`: the file, to whoever may read the document.
@@ -245,8 +332,10 @@ pub(super) fn file_name(req: &HttpRequest) -> Result<String, AppError> {
     let raw = req.match_info().get("name").unwrap_or_default();
     percent_encoding::percent_decode_str(raw)
         .decode_utf8()
+        .ok()
+        .filter(|n| files::plausible_name(n))
         .map(|n| n.into_owned())
-        .map_err(|_| AppError::NotFound)
+        .ok_or(AppError::NotFound)
 }
 
 pub(super) async fn serve(
@@ -265,11 +354,10 @@ pub(super) async fn serve(
     } else {
         HttpResponse::Ok()
     };
+    // Asked again each time (a cheap 304 with the ETag), so a file stops
+    // showing as soon as its reader may no longer read the document.
     res.insert_header((header::ETAG, etag))
-        .insert_header((
-            header::CACHE_CONTROL,
-            "private, max-age=31536000, immutable",
-        ))
+        .insert_header((header::CACHE_CONTROL, "private, no-cache"))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
     // Nothing a file holds may run as quire's: no script, no forms, its own
     // origin. (Browsers' PDF viewers do not open in a sandbox.)

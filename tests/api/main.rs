@@ -1,6 +1,7 @@
 mod accounts;
 mod admin;
 mod attachments;
+mod attachments_remove;
 mod backup;
 mod concurrency;
 mod csrf_token;

@@ -49,7 +49,8 @@ pub struct FileRow {
     pub name: String,
     pub hash: Vec<u8>,
     pub media_type: String,
-    pub bytes: Vec<u8>,
+    /// Shared by every name the document gives the same content.
+    pub bytes: std::sync::Arc<[u8]>,
 }
 
 pub struct TextRow {

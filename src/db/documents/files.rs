@@ -154,20 +154,26 @@ pub async fn content(ex: &impl Conn, hash: &[u8]) -> Result<Option<Vec<u8>>, cra
     Ok(bytes)
 }
 
-/// Deletes every kept content no document names any more; how many.
-pub async fn collect_unnamed(conn: &impl Conn) -> Result<u64, crate::db::Error> {
-    let done = attachments::Entity::delete_many()
-        .filter(
-            attachments::Column::Hash.not_in_subquery(
-                sea_orm::sea_query::Query::select()
-                    .column(document_files::Column::Hash)
-                    .from(document_files::Entity)
-                    .to_owned(),
-            ),
-        )
+/// Takes the name `name` off the document; false when it had no such file.
+pub async fn unname(conn: &impl Conn, doc_seq: i64, name: &str) -> Result<bool, crate::db::Error> {
+    let done = document_files::Entity::delete_many()
+        .filter(document_files::Column::DocSeq.eq(doc_seq))
+        .filter(document_files::Column::Name.eq(name))
         .exec(conn.sea())
         .await?;
-    Ok(done.rows_affected)
+    Ok(done.rows_affected > 0)
+}
+
+/// Deletes every kept content no document names any more; how many. Each
+/// content is looked up in the names' index by its hash.
+pub async fn collect_unnamed(conn: &impl Conn) -> Result<u64, crate::db::Error> {
+    let done = crate::db::query(
+        "DELETE FROM attachments WHERE NOT EXISTS
+            (SELECT 1 FROM document_files AS f WHERE f.hash = attachments.hash)",
+    )
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
 }
 
 /// Bytes the user's documents (in the trash too) keep in files, each distinct

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::Ctx;
 use crate::documents::bulk::FileRow;
-use crate::documents::files::{image_names, sha256, sniff};
+use crate::documents::files::{image_names, plausible_name, sha256, sniff};
 use crate::transfer::hex;
 use crate::transfer::source::{Reader, is_text};
 
@@ -35,6 +35,7 @@ pub(super) fn find(ctx: &Ctx, reader: &mut Reader, doc: &str, id: &str, body: &s
             .into_iter()
             .flatten()
             .map(|(name, path)| (name.clone(), Some(path.clone())))
+            .filter(|(name, _)| plausible_name(name))
             .collect()
     } else {
         image_names(body)
@@ -71,7 +72,7 @@ pub(super) fn find(ctx: &Ctx, reader: &mut Reader, doc: &str, id: &str, body: &s
                     name,
                     hash: sha256(&bytes),
                     media_type: sniff(&bytes).to_owned(),
-                    bytes,
+                    bytes: bytes.into(),
                 });
             }
             Err(why) => found.notes.push(format!(
