@@ -146,7 +146,12 @@ pub fn url(doc_id: &str, name: &str) -> String {
         .remove(b'_')
         .remove(b'~');
     if name.split('/').any(|p| p == "." || p == "..") {
-        let whole = percent_encoding::utf8_percent_encode(name, PART);
+        let whole = percent_encoding::utf8_percent_encode(name, PART).to_string();
+        // A name of dots alone would still be resolved away: its dots too.
+        let whole = match whole.trim_matches('.').is_empty() {
+            true => whole.replace('.', "%2E"),
+            false => whole,
+        };
         return format!("/d/{doc_id}/files/{whole}");
     }
     let parts: Vec<String> = name
@@ -235,6 +240,7 @@ mod tests {
             "/d/abc/files/sub%20dir/%C3%A4%20b.png"
         );
         assert_eq!(url("abc", "../att/a.png"), "/d/abc/files/..%2Fatt%2Fa.png");
+        assert_eq!(url("abc", ".."), "/d/abc/files/%2E%2E");
         assert_eq!(
             local_name("my%20photo.png").as_deref(),
             Some("my photo.png")

@@ -98,6 +98,19 @@ async fn odd_names_and_trashed_documents_find_nothing() {
         header_value(&res, header::CACHE_CONTROL),
         "private, no-cache"
     );
+    let weak = format!("W/{}", header_value(&res, header::ETAG));
+    let again = app
+        .client
+        .get(format!("{}/d/{id}/files/a.png", app.address))
+        .header(header::IF_NONE_MATCH, weak)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        again.status(),
+        StatusCode::NOT_MODIFIED,
+        "a weak ETag matches too"
+    );
     let res = app.post_form(&format!("/d/{id}/delete"), &[]).await;
     assert!(res.status().is_redirection() || res.status().is_success());
     let res = app.get(&format!("/d/{id}/files/a.png")).await;
