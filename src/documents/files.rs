@@ -127,8 +127,7 @@ pub async fn find(
     actor: Option<Actor<'_>>,
     name: &str,
 ) -> Result<FileInfo, DocError> {
-    let doc = readable(db, id, actor).await?;
-    store::find(&db.read, doc.seq, name)
+    store::find_readable(&db.read, id.as_str(), access::viewer(actor), name)
         .await?
         .ok_or(DocError::NotFound)
 }

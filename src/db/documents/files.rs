@@ -94,6 +94,34 @@ pub async fn find(
         .await
 }
 
+/// The file `name` of the live document `doc_id` when `viewer` may read that
+/// document (no viewer: quire itself), in one statement that reads neither the
+/// document's text nor the file's bytes.
+pub async fn find_readable(
+    ex: &impl Conn,
+    doc_id: &str,
+    viewer: Option<i64>,
+    name: &str,
+) -> Result<Option<FileInfo>, crate::db::Error> {
+    static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        format!(
+            "SELECT f.name, f.hash, a.size, a.media_type, f.created_at
+               FROM documents
+               JOIN document_files AS f ON f.doc_seq = documents.seq
+               JOIN attachments AS a ON a.hash = f.hash
+              WHERE documents.id = $1 AND f.name = $3 AND documents.deleted_at IS NULL
+                AND {} >= 1",
+            super::access::level("$2")
+        )
+    });
+    crate::db::query_as(SQL.as_str())
+        .bind(doc_id)
+        .bind(viewer)
+        .bind(name)
+        .fetch_optional(ex)
+        .await
+}
+
 /// The document's files, by name.
 pub async fn list(ex: &impl Conn, doc_seq: i64) -> Result<Vec<FileInfo>, crate::db::Error> {
     crate::db::query_as(format!("{INFO} WHERE f.doc_seq = $1 ORDER BY f.name"))
