@@ -63,7 +63,7 @@ impl From<DocError> for ApiError {
     }
 }
 
-fn parse_id(raw: &str) -> Result<DocId, ApiError> {
+pub(super) fn parse_id(raw: &str) -> Result<DocId, ApiError> {
     DocId::parse(raw).ok_or(ApiError::Status(
         StatusCode::NOT_FOUND,
         "No such document.".into(),

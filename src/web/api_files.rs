@@ -10,13 +10,13 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::AppState;
-use super::api::ApiError;
+use super::api::{ApiError, parse_id};
 use super::api_types::ErrorJson;
 use super::error::AppError;
 use super::params::actor;
 use super::session::CurrentUser;
 use crate::documents::files::{self, FileInfo};
-use crate::documents::{DocError, DocId, human_size};
+use crate::documents::{DocError, human_size};
 
 /// A file attached to a document.
 #[derive(Serialize, ToSchema)]
@@ -61,13 +61,6 @@ fn json_of(doc_id: &str, f: FileInfo) -> AttachmentJson {
         media_type: f.media_type,
         name: f.name,
     }
-}
-
-fn parse_id(raw: &str) -> Result<DocId, ApiError> {
-    DocId::parse(raw).ok_or(ApiError::Status(
-        StatusCode::NOT_FOUND,
-        "No such document.".into(),
-    ))
 }
 
 #[utoipa::path(
