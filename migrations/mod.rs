@@ -48,6 +48,7 @@ pub const STEPS: &[Step] = &[
     step!("0013_folders_tags"),
     step!("0014_links"),
     step!("0015_attachments"),
+    step!("0016_file_names"),
 ];
 
 pub struct Migrator;

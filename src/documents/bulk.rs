@@ -28,6 +28,8 @@ pub struct NewDoc {
     pub history: Vec<OldRevision>,
     /// Files the document keeps, by the names its text gives them.
     pub files: Vec<FileRow>,
+    /// The file it was imported from (`tomatoes.md`), for exports to name it so.
+    pub file_name: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -145,6 +147,7 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
         tags: super::place::tags_json(&doc.tags),
         visibility: doc.visibility,
         files: doc.files,
+        file_name: doc.file_name,
     })
 }
 

@@ -1,5 +1,6 @@
 //! `quire export`: every live document the viewer may read as
-//! `documents/<title>-<id>.md` with front matter, optionally every revision as
+//! `documents/<folder>/<title>-<id>.md` (or the name of the file it was
+//! imported from) with front matter, optionally every revision as
 //! `history/<id>/<rev>.md`, each document's files under `attachments/` (each
 //! distinct content once), and `manifest.json` with counts, SHA-256 checksums
 //! and which file is whose. The same data gives the same zip, byte for byte:
@@ -129,6 +130,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
     let mut report = ExportReport::default();
     let mut after = String::new();
     let mut placed = Placed::default();
+    let mut names = HashSet::new();
     'pages: loop {
         let docs = dump::page(&*tx, opts.viewer, &after, PAGE).await?;
         let Some(last) = docs.last() else { break };
@@ -141,7 +143,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
         let mut batch = Batch::default();
         for doc in &docs {
             batch.entries.push(Entry {
-                name: file_name(doc),
+                name: file_name(doc, &mut names),
                 data: document_text(doc).into_bytes(),
                 time: doc.updated_at,
                 kind: Kind::Document,
@@ -260,9 +262,27 @@ fn write_zip<W: Write + Seek>(
     Ok(documents)
 }
 
+/// `documents/<folder>/<the file it was imported from>` when the export has
+/// no file of that name yet (the first in id order keeps it), else
 /// `documents/<folder>/<title as a file name>-<id>.md`: readable in a file
 /// manager, unique by the id.
-fn file_name(doc: &DumpDoc) -> String {
+fn file_name(doc: &DumpDoc, used: &mut HashSet<String>) -> String {
+    let dir = match doc.folder.as_str() {
+        "" => "documents".to_owned(),
+        folder => format!("documents/{folder}"),
+    };
+    if let Some(name) = &doc.file_name {
+        let path = format!("{dir}/{name}");
+        if used.insert(path.clone()) {
+            return path;
+        }
+    }
+    let path = slug_name(doc, &dir);
+    used.insert(path.clone());
+    path
+}
+
+fn slug_name(doc: &DumpDoc, dir: &str) -> String {
     let mut slug = String::new();
     for c in doc.title.chars().flat_map(char::to_lowercase) {
         if c.is_alphanumeric() {
@@ -275,10 +295,6 @@ fn file_name(doc: &DumpDoc) -> String {
         }
     }
     let slug = slug.trim_end_matches('-');
-    let dir = match doc.folder.as_str() {
-        "" => "documents".to_owned(),
-        folder => format!("documents/{folder}"),
-    };
     if slug.is_empty() {
         format!("{dir}/{}.md", doc.id)
     } else {

@@ -144,6 +144,24 @@ async fn a_vaults_images_come_in_with_the_notes_that_show_them() {
     assert!(list.contains(">tomatoes<") && !list.contains(">beans<"));
     let (_, list) = app.get_text("/?folder=Projects/Garden").await;
     assert!(list.contains(">tomatoes<") && list.contains(">beans<"));
+
+    // Exported, the vault keeps its folders, file names, tags, links and images.
+    let out = zip_files(&export(&app).await);
+    for name in [
+        "documents/Projects/Garden/tomatoes.md",
+        "documents/Projects/Garden/beans.md",
+        "documents/inbox.md",
+        "attachments/photo.png",
+    ] {
+        assert!(out.contains_key(name), "{name} in {:?}", out.keys());
+    }
+    let note = String::from_utf8(out["documents/Projects/Garden/tomatoes.md"].clone()).unwrap();
+    assert!(note.contains("tags: [\"garden\"]"), "{note}");
+    assert!(
+        note.ends_with("Red. See [[inbox]].\n\n![[photo.png]] ![](big.png)\n"),
+        "{note}"
+    );
+    assert_eq!(out["attachments/photo.png"], PNG);
 }
 
 #[tokio::test]

@@ -24,6 +24,8 @@ pub struct Prepared {
     pub revs: Vec<RevRow>,
     /// The document's files, by the names its text gives them.
     pub files: Vec<FileRow>,
+    /// The file it was imported from (`tomatoes.md`).
+    pub file_name: Option<String>,
 }
 
 impl Prepared {
@@ -125,8 +127,8 @@ pub async fn insert(
         let sql = insert_sql(
             "documents",
             "seq, id, title, size, body, html, html_z, render_version, version, \
-             created_at, updated_at, cjk, owner_id, visibility, folder, tags, links",
-            17,
+             created_at, updated_at, cjk, owner_id, visibility, folder, tags, links, file_name",
+            18,
             chunk.len(),
         );
         let mut q = crate::db::query(sql);
@@ -148,7 +150,8 @@ pub async fn insert(
                 .bind(&d.visibility)
                 .bind(&d.folder)
                 .bind(&d.tags)
-                .bind(d.html.links());
+                .bind(d.html.links())
+                .bind(d.file_name.as_deref());
         }
         q.execute(conn).await?;
     }

@@ -25,6 +25,8 @@ pub struct DumpDoc {
     pub folder: String,
     /// A JSON array.
     pub tags: String,
+    /// The file it was imported from.
+    pub file_name: Option<String>,
 }
 crate::db::from_row!(DumpDoc {
     seq,
@@ -37,7 +39,8 @@ crate::db::from_row!(DumpDoc {
     owner,
     visibility,
     folder,
-    tags
+    tags,
+    file_name
 });
 
 #[derive(Debug, Clone)]
@@ -75,7 +78,7 @@ pub async fn page(
 ) -> Result<Vec<DumpDoc>, crate::db::Error> {
     crate::db::query_as(format!(
         "SELECT d.seq, d.id, d.title, d.body, d.version, d.created_at, d.updated_at,
-                u.username AS owner, d.visibility, d.folder, d.tags
+                u.username AS owner, d.visibility, d.folder, d.tags, d.file_name
          FROM documents AS d LEFT JOIN users AS u ON u.id = d.owner_id
          WHERE d.deleted_at IS NULL AND d.id > $2 AND {}
          ORDER BY d.id LIMIT $3",

@@ -30,6 +30,8 @@ pub struct Model {
     /// The keys of the documents its page links to, a JSON array
     /// (`db::documents::links`).
     pub links: String,
+    /// The file it was imported from (`tomatoes.md`); exports name it so.
+    pub file_name: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -130,6 +130,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         tags: tags_of(&meta),
         history,
         files: found.files,
+        file_name: exported_name(&item.name),
     };
     let doc = bulk::prepare(doc, ctx.render)?;
     Ok(Loaded {
@@ -217,4 +218,19 @@ fn revision(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<OldRevision, 
             .unwrap_or_default(),
         tags: tags_of(&meta),
     })
+}
+
+/// The name an export gives the document: the file's own, as Markdown
+/// (`notes.txt` becomes `notes.md`); none for a name quire would not write.
+fn exported_name(path: &str) -> Option<String> {
+    let base = path.rsplit('/').next()?;
+    let stem = match base.rsplit_once('.') {
+        Some((stem, _)) => stem,
+        None => base,
+    };
+    let fine = !stem.is_empty()
+        && !stem.starts_with('.')
+        && stem.len() <= 200
+        && !stem.chars().any(|c| c.is_control() || c == '\\');
+    fine.then(|| format!("{stem}.md"))
 }
