@@ -14,6 +14,8 @@ pub use crate::db::documents::files::FileInfo;
 #[derive(Debug, Clone)]
 pub struct Attached {
     pub name: String,
+    /// SHA-256 of the bytes.
+    pub hash: Vec<u8>,
     pub url: String,
     pub markdown: String,
     pub size: i64,
@@ -48,7 +50,7 @@ pub async fn attach(
     let now = now_ms();
     let tx = db.begin_write().await?;
     // Decided inside the write: a document trashed or purged meanwhile takes nothing.
-    let doc = editable_in(&*tx, id, actor).await?;
+    let doc = live(&*tx, id, actor, Access::Edit).await?;
     let mut n = 1;
     let name = loop {
         let name = numbered(&base, n);
@@ -64,18 +66,20 @@ pub async fn attach(
         url: url(&doc.id, &name),
         markdown: markdown(&doc.id, &name, media_type),
         name,
+        hash,
         size,
         media_type: media_type.to_owned(),
     })
 }
 
-/// A live document the actor may edit (as `conn` sees it).
-async fn editable_in(
+/// A live document the actor has `need` on (as `conn` sees it).
+async fn live(
     conn: &impl crate::db::Conn,
     id: &DocId,
     actor: Option<Actor<'_>>,
+    need: Access,
 ) -> Result<crate::db::documents::Document, DocError> {
-    let doc = access::authorize(conn, id, actor, Access::Edit).await?;
+    let doc = access::authorize(conn, id, actor, need).await?;
     match doc.deleted_at {
         Some(_) => Err(DocError::NotFound),
         None => Ok(doc),
@@ -84,7 +88,7 @@ async fn editable_in(
 
 /// Refuses early, before an upload is read: the actor may not attach to it.
 pub async fn check_editable(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
-    editable_in(&db.read, id, actor).await.map(|_| ())
+    live(&db.read, id, actor, Access::Edit).await.map(|_| ())
 }
 
 /// Takes the file `name` off the document (for an actor who may edit it); its
@@ -97,26 +101,13 @@ pub async fn detach(
     name: &str,
 ) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
-    let doc = editable_in(&*tx, id, actor).await?;
+    let doc = live(&*tx, id, actor, Access::Edit).await?;
     if !store::unname(&*tx, doc.seq, name).await? {
         return Err(DocError::NotFound);
     }
     store::collect_unnamed(&*tx).await?;
     tx.commit().await?;
     Ok(())
-}
-
-/// A live document the actor may read: one in the trash shows none of its files.
-async fn readable(
-    db: &Db,
-    id: &DocId,
-    actor: Option<Actor<'_>>,
-) -> Result<crate::db::documents::Document, DocError> {
-    let doc = access::authorize(&db.read, id, actor, Access::Read).await?;
-    match doc.deleted_at {
-        Some(_) => Err(DocError::NotFound),
-        None => Ok(doc),
-    }
 }
 
 /// The document's file called `name`, for an actor who may read the live
@@ -138,7 +129,8 @@ pub async fn list(
     id: &DocId,
     actor: Option<Actor<'_>>,
 ) -> Result<Vec<FileInfo>, DocError> {
-    let doc = readable(db, id, actor).await?;
+    // A document in the trash shows none of its files.
+    let doc = live(&db.read, id, actor, Access::Read).await?;
     Ok(store::list(&db.read, doc.seq).await?)
 }
 

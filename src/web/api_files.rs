@@ -5,7 +5,6 @@
 use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
-use futures_util::StreamExt;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -15,8 +14,8 @@ use super::api_types::ErrorJson;
 use super::error::AppError;
 use super::params::actor;
 use super::session::CurrentUser;
-use crate::documents::files::{self, FileInfo};
-use crate::documents::{DocError, human_size};
+use crate::documents::DocError;
+use crate::documents::files::{self, Attached, FileInfo};
 
 /// A file attached to a document.
 #[derive(Serialize, ToSchema)]
@@ -50,6 +49,19 @@ pub struct AttachmentsJson {
 pub struct UploadForm {
     #[schema(format = Binary, content_media_type = "application/octet-stream")]
     file: Vec<u8>,
+}
+
+impl From<Attached> for AttachmentJson {
+    fn from(a: Attached) -> Self {
+        Self {
+            sha256: crate::transfer::hex(&a.hash),
+            name: a.name,
+            url: a.url,
+            markdown: a.markdown,
+            size: a.size,
+            media_type: a.media_type,
+        }
+    }
 }
 
 fn json_of(doc_id: &str, f: FileInfo) -> AttachmentJson {
@@ -114,32 +126,16 @@ pub async fn api_attach(
     state: web::Data<AppState>,
     user: CurrentUser,
     id: web::Path<String>,
-    mut form: Multipart,
+    form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
+    // Refused before the body is read, as the pages refuse.
+    files::check_editable(&state.db, &id, Some(actor(&user))).await?;
     let cap = state.config.max_attachment_bytes;
-    let bad = |m: String| ApiError::Status(StatusCode::BAD_REQUEST, m);
-    let mut file: Option<(String, Option<Vec<u8>>)> = None;
-    while let Some(field) = form.next().await {
-        let mut field = field.map_err(|e| bad(format!("The upload failed: {e}")))?;
-        let mine = field.name() == Some("file") && file.is_none();
-        let given = field
-            .content_disposition()
-            .and_then(|d| d.get_filename())
-            .unwrap_or("file")
-            .to_owned();
-        let mut bytes = Some(Vec::new());
-        while let Some(chunk) = field.next().await {
-            let chunk = chunk.map_err(|e| bad(format!("The upload failed: {e}")))?;
-            match &mut bytes {
-                Some(b) if mine && b.len() + chunk.len() <= cap => b.extend_from_slice(&chunk),
-                _ => bytes = None,
-            }
-        }
-        if mine {
-            file = Some((given, bytes));
-        }
-    }
+    let sent = super::files::receive(form, cap, &[], 0)
+        .await
+        .map_err(|e| ApiError::Status(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let file = sent.file;
     let (name, bytes) = match file {
         None => {
             return Err(ApiError::Status(
@@ -150,14 +146,13 @@ pub async fn api_attach(
         Some((_, None)) => {
             return Err(ApiError::Status(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                format!("The file is larger than {}.", human_size(cap)),
+                super::files::too_large(cap),
             ));
         }
         Some((name, Some(bytes))) => (name, bytes),
     };
     let attached = files::attach(&state.db, &id, Some(actor(&user)), &name, bytes, cap).await?;
-    let f = files::find(&state.db, &id, Some(actor(&user)), &attached.name).await?;
-    Ok(HttpResponse::Created().json(json_of(id.as_str(), f)))
+    Ok(HttpResponse::Created().json(AttachmentJson::from(attached)))
 }
 
 #[utoipa::path(

@@ -9,21 +9,21 @@ use actix_multipart::Multipart;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::StreamExt;
-use serde::Serialize;
 
 use super::AppState;
+use super::api_files::AttachmentJson;
 use super::error::{AppError, doc_status};
 use super::form::FormData;
 use super::pages::{self, EditForm, EditPartial};
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
-use crate::documents::files::{self, Attached, FileInfo};
+use crate::documents::files::{self, FileInfo};
 use crate::documents::{DocError, DocId, human_size};
 
 /// What an upload sent: the file (name and bytes, `None` when too large) and
 /// the other fields (the editor's, when sent from its form without JavaScript).
-struct Sent {
-    file: Option<(String, Option<Vec<u8>>)>,
+pub(super) struct Sent {
+    pub(super) file: Option<(String, Option<Vec<u8>>)>,
     fields: HashMap<String, String>,
 }
 
@@ -35,9 +35,14 @@ fn upload_failed(e: impl std::fmt::Display) -> AppError {
 const EDITOR_FIELDS: &[&str] = &["csrf", "doc", "title", "body", "folder", "tags", "version"];
 
 /// Reads the form: the `file` field up to `cap` bytes (the rest is read and
-/// dropped, so the answer reaches the browser), the editor's fields up to
-/// `field_cap` each, nothing of any other.
-async fn receive(mut form: Multipart, cap: usize, field_cap: usize) -> Result<Sent, AppError> {
+/// dropped, so the answer reaches the browser), the fields named in `keep` up
+/// to `field_cap` each, nothing of any other.
+pub(super) async fn receive(
+    mut form: Multipart,
+    cap: usize,
+    keep: &[&str],
+    field_cap: usize,
+) -> Result<Sent, AppError> {
     let mut sent = Sent {
         file: None,
         fields: HashMap::new(),
@@ -45,7 +50,7 @@ async fn receive(mut form: Multipart, cap: usize, field_cap: usize) -> Result<Se
     while let Some(field) = form.next().await {
         let mut field = field.map_err(upload_failed)?;
         let name = field.name().unwrap_or_default().to_owned();
-        let kept = name == "file" || EDITOR_FIELDS.contains(&name.as_str());
+        let kept = name == "file" || keep.contains(&name.as_str());
         if !kept || sent.fields.contains_key(&name) {
             while let Some(chunk) = field.next().await {
                 chunk.map_err(upload_failed)?;
@@ -88,28 +93,7 @@ async fn receive(mut form: Multipart, cap: usize, field_cap: usize) -> Result<Se
     Ok(sent)
 }
 
-#[derive(Serialize)]
-struct AttachedJson {
-    name: String,
-    url: String,
-    markdown: String,
-    size: i64,
-    media_type: String,
-}
-
-impl From<Attached> for AttachedJson {
-    fn from(a: Attached) -> Self {
-        Self {
-            name: a.name,
-            url: a.url,
-            markdown: a.markdown,
-            size: a.size,
-            media_type: a.media_type,
-        }
-    }
-}
-
-fn too_large(cap: usize) -> String {
+pub(super) fn too_large(cap: usize) -> String {
     format!(
         "That file is larger than {} (the most quire attaches to a document), so it was \
          not attached.",
@@ -147,7 +131,8 @@ pub async fn attach(
         Ok(()) => state.config.max_attachment_bytes,
         Err(_) => 0,
     };
-    let sent = receive(form, cap, state.config.max_doc_bytes + 64 * 1024).await?;
+    let field_cap = state.config.max_doc_bytes + 64 * 1024;
+    let sent = receive(form, cap, EDITOR_FIELDS, field_cap).await?;
     let sent = match allowed {
         Ok(()) => sent,
         Err(e) => {
@@ -179,7 +164,7 @@ pub async fn attach(
         }
     };
     Ok(match outcome {
-        Ok(attached) => HttpResponse::Created().json(AttachedJson::from(attached)),
+        Ok(attached) => HttpResponse::Created().json(AttachmentJson::from(attached)),
         Err((status, message)) => {
             HttpResponse::build(status).json(serde_json::json!({ "error": message }))
         }
