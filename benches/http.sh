@@ -10,7 +10,10 @@
 # QUIRE_LOG=info for an access line per request) into a temporary file; the
 # report says which level ran and how many lines it wrote.
 #
-# Usage: benches/http.sh DB_PATH [SECONDS] [CONNECTIONS...]
+# Page views are measured warm: WARM seconds (default 5; 0 for none) of random
+# views first fill the page cache, as a server that has been up a while has it.
+#
+# Usage: [WARM=5] benches/http.sh DB_PATH [SECONDS] [CONNECTIONS...]
 #   seed first, e.g.: quire seed --count 10000 --size 8192
 # Writes target/perf/http.csv.
 set -euo pipefail
@@ -51,7 +54,11 @@ csv=target/perf/http.csv
 echo "connections,path,tool,requests_per_s,p50_ms,p99_ms,cpu_us_per_request" > "$csv"
 tick=$(getconf CLK_TCK)
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
-echo "documents: $(wc -l < "$paths"), ${secs}s per measurement, signed in, server workers: default"
+warm=${WARM:-5}
+if [ "$warm" -gt 0 ]; then
+  IDS="$ids" COOKIE="$cookie" wrk -t1 -c10 -d"${warm}s" -s benches/random-doc.lua "http://127.0.0.1:$port" >/dev/null
+fi
+echo "documents: $(wc -l < "$paths"), ${secs}s per measurement, signed in, server workers: default, ${warm}s of page views first"
 printf '| conns | /healthz req/s | /d/{id} req/s | ratio | /d/{id} p50 ms | /d/{id} p99 ms | /d/{id} CPU µs | /healthz p99 ms |\n'
 printf '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 for c in "${conns[@]}"; do

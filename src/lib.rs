@@ -34,82 +34,85 @@ fn public(r: Resource) -> impl actix_web::dev::HttpServiceFactory {
 /// Every route quire answers, top to bottom. Three kinds: for machines (no
 /// cookies), the JSON API (bearer tokens), and pages for browsers (the CSRF
 /// check on every write), of which a few are public, the document page reads the
-/// session itself (with the document, in one query), and the rest need a
-/// signed-in user.
+/// session itself (with the document, in one query, or from the page cache),
+/// and the rest need a signed-in user.
 pub fn app(cfg: &mut ServiceConfig) {
-    cfg.route("/healthz", get().to(health::healthz))
-        .route("/readyz", get().to(health::readyz))
-        .route("/metrics", get().to(scrape::metrics_show))
-        .route("/static/{hash}/{name}", get().to(assets::serve))
-        .route("/favicon.ico", get().to(assets::favicon))
-        .route("/api/v1/openapi.json", get().to(api_doc::openapi_json))
-        .service(public(
-            resource("/api/docs").route(get().to(api_doc::docs_page)),
-        ))
-        .service(
-            scope("/api")
-                .wrap(from_fn(auth::api))
-                .app_data(api::query_config())
-                .service(
-                    resource("/v1/documents")
-                        .route(get().to(api::api_list))
-                        .route(post().to(api::api_create)),
-                )
-                .service(
-                    resource("/v1/documents/{id}")
-                        .route(get().to(api::api_get))
-                        .route(put().to(api::api_update))
-                        .route(delete().to(api::api_delete)),
-                )
-                .service(
-                    resource("/v1/documents/{id}/attachments")
-                        .route(get().to(crate::web::api_files::api_attachments))
-                        .route(post().to(crate::web::api_files::api_attach)),
-                )
-                .service(
-                    resource("/v1/documents/{id}/attachments/{name:.+}")
-                        .route(get().to(crate::web::api_files::api_download))
-                        .route(delete().to(crate::web::api_files::api_detach)),
-                )
-                .route("/v1/folders", get().to(api_places::api_folders))
-                .route("/v1/tags", get().to(api_places::api_tags)),
-        )
-        .service(
-            scope("")
-                .wrap(from_fn(auth::browser))
-                .service(public(
-                    resource("/login")
-                        .route(get().to(login::login_form))
-                        .route(post().to(login::login)),
-                ))
-                .service(public(
-                    resource("/signup")
-                        .route(get().to(login::signup_form))
-                        .route(post().to(login::signup)),
-                ))
-                .service(public(
-                    resource("/setup/{token}")
-                        .route(get().to(crate::web::setup::setup_form))
-                        .route(post().to(crate::web::setup::setup)),
-                ))
-                .service(public(
-                    resource("/p/{token}").route(get().to(sharing::public_show)),
-                ))
-                .service(public(
-                    resource("/p/{token}/files/{name:.+}")
-                        .route(get().to(crate::web::files::public_file_get)),
-                ))
-                .service(
-                    resource("/d/{id}")
-                        .guard(guard::Get())
-                        .to(docs::document_show),
-                )
-                .service(
-                    scope("")
-                        .wrap(from_fn(session::require_user))
-                        .configure(signed_in),
-                ),
-        );
+    // The document page first: routes are tried in order, each dynamic one a
+    // pattern match, and this is the page people view most.
+    cfg.service(
+        resource("/d/{id}")
+            .guard(guard::Get())
+            .wrap(from_fn(auth::browser))
+            .to(docs::document_show),
+    )
+    .route("/healthz", get().to(health::healthz))
+    .route("/readyz", get().to(health::readyz))
+    .route("/metrics", get().to(scrape::metrics_show))
+    .route("/static/{hash}/{name}", get().to(assets::serve))
+    .route("/favicon.ico", get().to(assets::favicon))
+    .route("/api/v1/openapi.json", get().to(api_doc::openapi_json))
+    .service(public(
+        resource("/api/docs").route(get().to(api_doc::docs_page)),
+    ))
+    .service(
+        scope("/api")
+            .wrap(from_fn(auth::api))
+            .app_data(api::query_config())
+            .service(
+                resource("/v1/documents")
+                    .route(get().to(api::api_list))
+                    .route(post().to(api::api_create)),
+            )
+            .service(
+                resource("/v1/documents/{id}")
+                    .route(get().to(api::api_get))
+                    .route(put().to(api::api_update))
+                    .route(delete().to(api::api_delete)),
+            )
+            .service(
+                resource("/v1/documents/{id}/attachments")
+                    .route(get().to(crate::web::api_files::api_attachments))
+                    .route(post().to(crate::web::api_files::api_attach)),
+            )
+            .service(
+                resource("/v1/documents/{id}/attachments/{name:.+}")
+                    .route(get().to(crate::web::api_files::api_download))
+                    .route(delete().to(crate::web::api_files::api_detach)),
+            )
+            .route("/v1/folders", get().to(api_places::api_folders))
+            .route("/v1/tags", get().to(api_places::api_tags)),
+    )
+    .service(
+        scope("")
+            .wrap(from_fn(auth::browser))
+            .service(public(
+                resource("/login")
+                    .route(get().to(login::login_form))
+                    .route(post().to(login::login)),
+            ))
+            .service(public(
+                resource("/signup")
+                    .route(get().to(login::signup_form))
+                    .route(post().to(login::signup)),
+            ))
+            .service(public(
+                resource("/setup/{token}")
+                    .route(get().to(crate::web::setup::setup_form))
+                    .route(post().to(crate::web::setup::setup)),
+            ))
+            .service(public(
+                resource("/p/{token}").route(get().to(sharing::public_show)),
+            ))
+            .service(public(
+                resource("/p/{token}/files/{name:.+}")
+                    .route(get().to(crate::web::files::public_file_get)),
+            ))
+            .service(
+                scope("")
+                    .wrap(from_fn(session::require_user))
+                    .configure(signed_in),
+            ),
+    );
 }
 
 /// Pages for a signed-in user.

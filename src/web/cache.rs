@@ -8,6 +8,13 @@
 //! request; commits by other processes count within `db::changes::POLL` on
 //! SQLite and as soon as their notice arrives on PostgreSQL. Bounded by bytes
 //! (`QUIRE_PAGE_CACHE_MB`); the oldest pages go first.
+//!
+//! A page is kept as its rendered partial, compressed as stored pages are
+//! (zstd): a view costs a decompression and no template, and the bytes go out
+//! as they come (no second UTF-8 check). The
+//! partial is rendered with a one-off random CSRF token whose places are
+//! noted, and each view writes its own session's token there: two sessions of
+//! one user share the page, never a token.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,10 +22,8 @@ use std::sync::{Arc, Mutex};
 
 use crate::accounts::{self, Live, User};
 use crate::db::changes::Changes;
-use crate::db::documents::PackedHtml;
+use crate::db::documents::{pack_bytes, unpack_bytes};
 use crate::documents::Document;
-
-use super::pages::DocView;
 
 /// Sessions and access levels kept at most; past this they are all let go.
 const MOST_SMALL: usize = 50_000;
@@ -56,22 +61,41 @@ struct Inner {
     bytes: usize,
 }
 
-/// A page without its HTML, and the HTML compressed.
+/// A rendered partial, compressed, and where its CSRF token goes.
 struct Page {
-    view: DocView,
-    html: PackedHtml,
+    title: String,
+    packed: Vec<u8>,
+    /// Bytes of the partial.
+    len: usize,
+    /// Offsets of the token in the partial.
+    csrf_at: Vec<usize>,
 }
 
 impl Page {
-    fn weight(&self) -> usize {
-        self.html.len() + self.view.title.len() + self.view.id.len() + 256
+    fn weight(&self, id: &str) -> usize {
+        self.packed.len() + self.title.len() + id.len() + 8 * self.csrf_at.len() + 160
+    }
+
+    /// The partial with `csrf` in its token's places.
+    fn unpacked(&self, csrf: &str) -> Option<Vec<u8>> {
+        let mut html = unpack_bytes(&self.packed, self.len).ok()?;
+        if html.len() != self.len || csrf.len() != super::csrf::TOKEN_LEN {
+            return None;
+        }
+        for &at in &self.csrf_at {
+            html.get_mut(at..at + csrf.len())?
+                .copy_from_slice(csrf.as_bytes());
+        }
+        Some(html)
     }
 }
 
-/// A page view answered from the cache.
+/// A page view answered from the cache: its user, and the page's title and
+/// rendered partial.
 pub struct Hit {
     pub user: User,
-    pub view: DocView,
+    pub title: String,
+    pub html: Vec<u8>,
 }
 
 impl PageCache {
@@ -134,9 +158,10 @@ impl PageCache {
         accounts::live_without_write(live, now).then(|| live.user.clone())
     }
 
-    /// The page `id` as the session's user sees it, both known.
-    pub fn page_view(&self, token: &str, id: &str, now: i64) -> Option<Hit> {
-        let hit = self.look_up_page(token, id, now);
+    /// The page `id` as the session's user sees it, both known, with the
+    /// session's CSRF token `csrf` in its forms.
+    pub fn page_view(&self, token: &str, id: &str, now: i64, csrf: &str) -> Option<Hit> {
+        let hit = self.look_up_page(token, id, now, csrf);
         let counter = if hit.is_some() {
             &self.hits
         } else {
@@ -146,7 +171,7 @@ impl PageCache {
         hit
     }
 
-    fn look_up_page(&self, token: &str, id: &str, now: i64) -> Option<Hit> {
+    fn look_up_page(&self, token: &str, id: &str, now: i64, csrf: &str) -> Option<Hit> {
         let key = accounts::session_key(token)?;
         let (user, page) = {
             let inner = self.current()?;
@@ -157,13 +182,11 @@ impl PageCache {
             let page = inner.pages.get(&(live.user.id, id.to_owned()))?.clone();
             (live.user.clone(), page)
         };
-        let html = page.html.unpacked().ok()?;
+        let html = page.unpacked(csrf)?;
         Some(Hit {
             user,
-            view: DocView {
-                html,
-                ..page.view.clone()
-            },
+            title: page.title.clone(),
+            html,
         })
     }
 
@@ -181,34 +204,34 @@ impl PageCache {
         inner.sessions.insert(key, live.clone());
     }
 
-    /// Keeps the page of `doc` as `viewer` sees it (`view`), read after `epoch`,
-    /// and gives `view` back: its HTML is compressed for keeping, not copied.
+    /// Keeps the page of `doc` as `viewer` sees it, read after `epoch`: its
+    /// `title` and rendered partial `html`, in which `csrf` stands wherever
+    /// the session's CSRF token goes.
     pub fn keep_page(
         &self,
         epoch: Option<u64>,
         viewer: i64,
         doc: &Document,
-        mut view: DocView,
-    ) -> DocView {
-        let html = std::mem::take(&mut view.html);
-        self.keep(epoch, viewer, doc, &view, &html);
-        view.html = html;
-        view
-    }
-
-    fn keep(&self, epoch: Option<u64>, viewer: i64, doc: &Document, bare: &DocView, html: &str) {
-        if epoch.is_none() || doc.deleted_at.is_some() {
+        title: &str,
+        html: &str,
+        csrf: &str,
+    ) {
+        if epoch.is_none() || doc.deleted_at.is_some() || csrf.len() != super::csrf::TOKEN_LEN {
             return;
         }
         // Compressed before the lock is taken: it is the slow part.
-        let Ok(html) = PackedHtml::pack(html) else {
+        let Ok(mut packed) = pack_bytes(html.as_bytes()) else {
             return;
         };
+        // zstd leaves room for the worst case: keep only the bytes.
+        packed.shrink_to_fit();
         let page = Arc::new(Page {
-            view: bare.clone(),
-            html,
+            title: title.to_owned(),
+            packed,
+            len: html.len(),
+            csrf_at: html.match_indices(csrf).map(|(at, _)| at).collect(),
         });
-        let weight = page.weight();
+        let weight = page.weight(&doc.id);
         if weight > self.cap / 4 {
             return;
         }
@@ -217,7 +240,7 @@ impl PageCache {
         };
         let key = (viewer, doc.id.clone());
         if let Some(old) = inner.pages.insert(key.clone(), page) {
-            inner.bytes -= old.weight();
+            inner.bytes -= old.weight(&key.1);
         } else {
             inner.order.push_back(key);
         }
@@ -227,7 +250,7 @@ impl PageCache {
                 break;
             };
             if let Some(gone) = inner.pages.remove(&oldest) {
-                inner.bytes -= gone.weight();
+                inner.bytes -= gone.weight(&oldest.1);
             }
         }
     }

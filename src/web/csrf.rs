@@ -6,6 +6,9 @@
 
 use sha2::{Digest, Sha256};
 
+/// Characters in a token (hex of 32 bytes).
+pub const TOKEN_LEN: usize = 64;
+
 /// The form field that carries the token.
 pub const CSRF_FIELD: &str = "csrf";
 
@@ -45,7 +48,7 @@ mod tests {
     #[test]
     fn each_session_has_its_own_token() {
         let (a, b) = (for_session("session-a"), for_session("session-b"));
-        assert_eq!(a.len(), 64);
+        assert_eq!(a.len(), TOKEN_LEN);
         assert_ne!(a, b);
         assert_eq!(a, for_session("session-a"));
         assert!(crate::random::same_secret(&a, &a.clone()) && !crate::random::same_secret(&a, &b));

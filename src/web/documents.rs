@@ -2,6 +2,7 @@
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
 use serde::Deserialize;
 
 use super::form::FormData;
@@ -130,33 +131,40 @@ pub async fn document_show(
     state: web::Data<AppState>,
     view: PageView,
 ) -> Result<HttpResponse, AppError> {
-    let shown = match view.cached {
-        Some(shown) => shown,
-        None => {
-            let doc = documents::access::check(view.doc, documents::Access::Read)?;
-            let doc = documents::fresh_html(&state.db, doc).await?;
-            if doc.deleted_at.is_some() {
-                return Ok(super::trash::in_trash_page(&doc));
-            }
-            let reader = documents::Actor {
-                user_id: view.user.id,
-                name: &view.user.username,
-            };
-            let (html, linked_from) = documents::links::for_reader(&state.db, &doc, reader).await?;
-            let mut shown = DocView::from(&doc);
-            if let Some(html) = html {
-                shown.html = html;
-            }
-            shown.linked_from = linked_from;
-            state.cache.keep_page(view.epoch, view.user.id, &doc, shown)
-        }
+    if let Some(hit) = view.cached {
+        return Ok(pages::rendered(StatusCode::OK, hit.title, Ok(hit.html)));
+    }
+    let doc = documents::access::check(view.doc, documents::Access::Read)?;
+    let doc = documents::fresh_html(&state.db, doc).await?;
+    if doc.deleted_at.is_some() {
+        return Ok(super::trash::in_trash_page(&doc));
+    }
+    let reader = documents::Actor {
+        user_id: view.user.id,
+        name: &view.user.username,
     };
+    let (html, linked_from) = documents::links::for_reader(&state.db, &doc, reader).await?;
+    let mut shown = DocView::from(&doc);
+    if let Some(html) = html {
+        shown.html = html;
+    }
+    shown.linked_from = linked_from;
     let title = shown.title.clone();
-    Ok(pages::fragment(
-        StatusCode::OK,
-        &title,
-        &ShowPartial { doc: shown },
-    ))
+    let partial = ShowPartial { doc: shown };
+    if view.epoch.is_none() {
+        return Ok(pages::fragment(StatusCode::OK, &title, &partial));
+    }
+    // Rendered once with a token of its own, kept, then given the session's.
+    let stand_in = crate::random::random_token();
+    let html = match super::csrf::render_with(stand_in.clone(), || partial.render()) {
+        Ok(html) => html,
+        Err(e) => return Ok(pages::rendered(StatusCode::OK, title, Err::<String, _>(e))),
+    };
+    state
+        .cache
+        .keep_page(view.epoch, view.user.id, &doc, &title, &html, &stand_in);
+    let html = html.replace(&stand_in, &super::csrf::token());
+    Ok(pages::rendered(StatusCode::OK, title, Ok(html)))
 }
 
 #[derive(Deserialize)]

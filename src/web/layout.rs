@@ -14,13 +14,13 @@ use super::auth::CsrfToken;
 use super::pages::Fragment;
 use crate::accounts::User;
 
+/// The page up to where the content goes; `END` follows the content.
 #[derive(Template)]
-#[template(path = "layout.html")]
+#[template(path = "layout_top.html")]
 struct Layout<'a> {
     title: &'a str,
     user: Option<String>,
     is_admin: bool,
-    content: &'a str,
     flash: Option<&'static str>,
     css: String,
     icon: String,
@@ -30,14 +30,14 @@ struct Layout<'a> {
     htmx: String,
 }
 
+/// The page after the content: nothing in it changes from page to page.
+const END: &str = concat!("\n", include_str!("../../templates/layout_end.html"));
+
+/// What an htmx request gets before the partial.
 #[derive(Template)]
-#[template(
-    source = "<title>{{ title }} · quire</title>{{ content|safe }}",
-    ext = "html"
-)]
+#[template(source = "<title>{{ title }} · quire</title>", ext = "html")]
 struct PartialOnly<'a> {
     title: &'a str,
-    content: &'a str,
 }
 
 /// True for an htmx request that swaps a target: it wants the partial only.
@@ -96,20 +96,17 @@ pub async fn wrap(
         .get::<CsrfToken>()
         .map(|t| t.0.clone())
         .unwrap_or_default();
-    let body = super::csrf::render_with(token, || {
+    // The content goes in as the bytes it is: a page from the cache is never
+    // copied into a `String` (or checked again as UTF-8) on its way out.
+    let top = super::csrf::render_with(token, || {
         if partial {
-            PartialOnly {
-                title: &title,
-                content: &html,
-            }
-            .render()
+            PartialOnly { title: &title }.render()
         } else {
             let user = res.request().extensions().get::<User>().cloned();
             Layout {
                 title: &title,
                 is_admin: user.as_ref().is_some_and(|u| u.is_admin),
                 user: user.map(|u| u.username),
-                content: &html,
                 flash,
                 css: assets::url("style.css"),
                 js: assets::url("quire.js"),
@@ -122,5 +119,10 @@ pub async fn wrap(
         }
     })
     .map_err(actix_web::error::ErrorInternalServerError)?;
+    let end = if partial { "" } else { END };
+    let mut body = Vec::with_capacity(top.len() + html.len() + end.len());
+    body.extend_from_slice(top.as_bytes());
+    body.extend_from_slice(&html);
+    body.extend_from_slice(end.as_bytes());
     Ok(res.map_body(|_, _| BoxBody::new(body)))
 }

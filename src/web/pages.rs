@@ -12,7 +12,8 @@ use crate::documents::{self, Document, Summary};
 /// A rendered partial waiting for the layout middleware to finish the response.
 pub struct Fragment {
     pub title: String,
-    pub html: String,
+    /// UTF-8 HTML.
+    pub html: Vec<u8>,
 }
 
 /// Builds a response whose body the layout middleware fills in.
@@ -23,12 +24,21 @@ pub fn counted(n: impl std::borrow::Borrow<u64>, one: &str, many: &str) -> Strin
 }
 
 pub fn fragment(status: StatusCode, title: &str, partial: &impl Template) -> HttpResponse {
-    match partial.render() {
+    rendered(status, title.to_owned(), partial.render())
+}
+
+/// A response for a partial already rendered (or that failed to).
+pub fn rendered(
+    status: StatusCode,
+    title: String,
+    html: Result<impl Into<Vec<u8>>, askama::Error>,
+) -> HttpResponse {
+    match html {
         Ok(html) => {
             let mut res = HttpResponse::build(status).finish();
             res.extensions_mut().insert(Fragment {
-                title: title.to_owned(),
-                html,
+                title,
+                html: html.into(),
             });
             res
         }

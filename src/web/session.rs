@@ -12,8 +12,8 @@ use futures_util::future::LocalBoxFuture;
 
 use super::AppState;
 use super::auth::{CsrfToken, SESSION_COOKIE, cookie};
+use super::cache::Hit;
 use super::form::FormData;
-use super::pages::DocView;
 use crate::accounts::{self, User};
 use crate::documents::{DocId, Document, now_ms};
 use crate::web::error::AppError;
@@ -145,7 +145,7 @@ pub struct PageView {
     pub id: DocId,
     pub doc: Option<Document>,
     /// The page as the user sees it, from the cache.
-    pub cached: Option<DocView>,
+    pub cached: Option<Hit>,
     /// The change counter before `doc` was read (`PageCache::epoch`).
     pub epoch: Option<u64>,
 }
@@ -171,13 +171,19 @@ impl FromRequest for PageView {
                 };
             };
             let state = state_of(&req)?;
-            if let Some(hit) = state.cache.page_view(cookie.value(), id.as_str(), now_ms()) {
+            let csrf = req.extensions().get::<CsrfToken>().map(|t| t.0.clone());
+            let hit = csrf.and_then(|csrf| {
+                state
+                    .cache
+                    .page_view(cookie.value(), id.as_str(), now_ms(), &csrf)
+            });
+            if let Some(hit) = hit {
                 req.extensions_mut().insert(hit.user.clone());
                 return Ok(PageView {
-                    user: hit.user,
+                    user: hit.user.clone(),
                     id,
                     doc: None,
-                    cached: Some(hit.view),
+                    cached: Some(hit),
                     epoch: None,
                 });
             }

@@ -191,3 +191,79 @@ async fn a_change_by_another_process_counts_within_a_second() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// Every CSRF token a page carries (its forms and htmx's header).
+fn tokens_of(page: &str) -> Vec<String> {
+    let fields = page
+        .split(r#"name="csrf" value=""#)
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next());
+    let header = page
+        .split(r#""X-CSRF-Token": ""#)
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next());
+    fields.chain(header).map(str::to_owned).collect()
+}
+
+#[tokio::test]
+async fn two_sessions_of_one_user_share_a_cached_page_but_not_a_token() {
+    let app = spawn_app().await;
+    let id = app.create_document("Plans", "seen from two browsers").await;
+    let (first, first_csrf) = sign_in(&app.address, "alice", PASSWORD).await;
+    let (second, second_csrf) = sign_in(&app.address, "alice", PASSWORD).await;
+    assert_ne!(first_csrf, second_csrf);
+    // The first browser's view keeps the page; the second's is answered from
+    // it (tried again if a commit of quire's own emptied the cache between).
+    let mut cached = None;
+    for _ in 0..10 {
+        view(&first, &app, &id).await;
+        let before = from_cache(&app).await;
+        let (status, page) = view(&second, &app, &id).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(page.contains("seen from two browsers"), "{page}");
+        if from_cache(&app).await > before {
+            cached = Some(page);
+            break;
+        }
+    }
+    let page = cached.expect("a view from the cache");
+    let tokens = tokens_of(&page);
+    assert!(
+        tokens.len() >= 3,
+        "the layout's and the delete form's: {tokens:?}"
+    );
+    assert!(tokens.iter().all(|t| *t == second_csrf), "{tokens:?}");
+    let (_, page) = view(&first, &app, &id).await;
+    assert!(tokens_of(&page).iter().all(|t| *t == first_csrf));
+
+    // The second browser's delete form, as it came from the cache, works.
+    let res = second
+        .post(format!("{}/d/{id}/delete", app.address))
+        .form(&[(
+            "csrf",
+            csrf_of_delete_form(&page_of(&second, &app, &id).await),
+        )])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let (status, _) = view(&first, &app, &id).await;
+    assert_eq!(status, StatusCode::GONE, "in the trash");
+}
+
+async fn page_of(client: &reqwest::Client, app: &TestApp, id: &str) -> String {
+    view(client, app, id).await.1
+}
+
+/// The token in the page's form that moves the document to the trash.
+fn csrf_of_delete_form(page: &str) -> String {
+    let form = page
+        .split(r#"/delete" class="inline""#)
+        .nth(1)
+        .expect("a delete form");
+    form.split(r#"name="csrf" value=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("its token")
+        .to_owned()
+}

@@ -36,16 +36,7 @@ impl PackedHtml {
         let links = super::links::targets(html);
         let links = (!links.is_empty())
             .then(|| serde_json::to_string(&links).unwrap_or_else(|_| "[]".into()));
-        COMPRESSOR
-            .with_borrow_mut(|slot| {
-                if slot.is_none() {
-                    *slot = Some(zstd::bulk::Compressor::new(LEVEL)?);
-                }
-                match slot {
-                    Some(c) => c.compress(html.as_bytes()),
-                    None => zstd::bulk::compress(html.as_bytes(), LEVEL),
-                }
-            })
+        pack_bytes(html.as_bytes())
             .map(|mut bytes| {
                 // zstd leaves room for the worst case (more than the page):
                 // what is kept (the page cache) keeps only the bytes.
@@ -88,6 +79,32 @@ pub(super) fn unpack(packed: Option<Vec<u8>>, plain: String) -> Result<String, c
     }
 }
 
+/// `bytes` compressed as a page is (zstd), by this thread's context.
+pub fn pack_bytes(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    COMPRESSOR.with_borrow_mut(|slot| {
+        if slot.is_none() {
+            *slot = Some(zstd::bulk::Compressor::new(LEVEL)?);
+        }
+        match slot {
+            Some(c) => c.compress(bytes),
+            None => zstd::bulk::compress(bytes, LEVEL),
+        }
+    })
+}
+
+/// What `pack_bytes` made of `size` bytes, by this thread's context.
+pub fn unpack_bytes(bytes: &[u8], size: usize) -> std::io::Result<Vec<u8>> {
+    DECOMPRESSOR.with_borrow_mut(|slot| {
+        if slot.is_none() {
+            *slot = Some(zstd::bulk::Decompressor::new()?);
+        }
+        match slot {
+            Some(d) => d.decompress(bytes, size),
+            None => zstd::bulk::decompress(bytes, size),
+        }
+    })
+}
+
 fn decompress(bytes: &[u8]) -> Result<String, crate::db::Error> {
     let broken = |why: String| crate::db::Error::Custom(format!("a stored page {why}"));
     // Every page is compressed whole, so its frame says how long it is.
@@ -95,17 +112,7 @@ fn decompress(bytes: &[u8]) -> Result<String, crate::db::Error> {
         Ok(Some(size)) if size <= MAX_PAGE => size as usize,
         _ => return Err(broken("has no size or too large a one".into())),
     };
-    let raw = DECOMPRESSOR
-        .with_borrow_mut(|slot| {
-            if slot.is_none() {
-                *slot = Some(zstd::bulk::Decompressor::new()?);
-            }
-            match slot {
-                Some(d) => d.decompress(bytes, size),
-                None => zstd::bulk::decompress(bytes, size),
-            }
-        })
-        .map_err(|e| broken(format!("does not decompress: {e}")))?;
+    let raw = unpack_bytes(bytes, size).map_err(|e| broken(format!("does not decompress: {e}")))?;
     String::from_utf8(raw)
         .map_err(|e| crate::db::Error::Custom(format!("a stored page is not UTF-8: {e}")))
 }
