@@ -10,31 +10,12 @@ use utoipa::ToSchema;
 
 use super::AppState;
 use super::api::{ApiError, parse_id};
-use super::api_types::ErrorJson;
+use super::api_types::{AttachmentJson, ErrorJson};
 use super::error::AppError;
 use super::params::actor;
 use super::session::CurrentUser;
 use crate::documents::DocError;
-use crate::documents::files::{self, Attached, FileInfo};
-
-/// A file attached to a document.
-#[derive(Serialize, ToSchema)]
-#[schema(as = Attachment)]
-pub struct AttachmentJson {
-    /// The name the document's text uses for it (`![](name)`).
-    name: String,
-    #[schema(minimum = 1)]
-    size: i64,
-    /// The type it is served with, sniffed from its bytes; empty: served as a download.
-    media_type: String,
-    /// SHA-256 of the bytes, hex.
-    #[schema(min_length = 64, max_length = 64)]
-    sha256: String,
-    /// Where the pages serve it (signed in).
-    url: String,
-    /// The Markdown that shows (an image) or links to (anything else) it.
-    markdown: String,
-}
+use crate::documents::files;
 
 /// A document's files, by name.
 #[derive(Serialize, ToSchema)]
@@ -49,30 +30,6 @@ pub struct AttachmentsJson {
 pub struct UploadForm {
     #[schema(format = Binary, content_media_type = "application/octet-stream")]
     file: Vec<u8>,
-}
-
-impl From<Attached> for AttachmentJson {
-    fn from(a: Attached) -> Self {
-        Self {
-            sha256: crate::transfer::hex(&a.hash),
-            name: a.name,
-            url: a.url,
-            markdown: a.markdown,
-            size: a.size,
-            media_type: a.media_type,
-        }
-    }
-}
-
-fn json_of(doc_id: &str, f: FileInfo) -> AttachmentJson {
-    AttachmentJson {
-        url: files::url(doc_id, &f.name),
-        markdown: files::markdown(doc_id, &f.name, &f.media_type),
-        sha256: crate::transfer::hex(&f.hash),
-        size: f.size,
-        media_type: f.media_type,
-        name: f.name,
-    }
 }
 
 #[utoipa::path(
@@ -97,7 +54,10 @@ pub async fn api_attachments(
     let id = parse_id(&id)?;
     let list = files::list(&state.db, &id, Some(actor(&user))).await?;
     Ok(HttpResponse::Ok().json(AttachmentsJson {
-        attachments: list.into_iter().map(|f| json_of(id.as_str(), f)).collect(),
+        attachments: list
+            .into_iter()
+            .map(|f| AttachmentJson::of(id.as_str(), f))
+            .collect(),
     }))
 }
 

@@ -6,6 +6,7 @@ use actix_web::http::{StatusCode, header};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::documents::files::{self, Attached, FileInfo};
 use crate::documents::{DocError, Document, Summary, Valid};
 
 /// A document: its Markdown text and its version.
@@ -171,5 +172,51 @@ impl DocInput {
             )?);
         }
         Ok(valid)
+    }
+}
+
+/// A file attached to a document.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Attachment)]
+pub struct AttachmentJson {
+    /// The name the document's text uses for it (`![](name)`).
+    name: String,
+    #[schema(minimum = 1)]
+    size: i64,
+    /// The type it is served with, sniffed from its bytes; empty: served as a download.
+    media_type: String,
+    /// SHA-256 of the bytes, hex.
+    #[schema(min_length = 64, max_length = 64)]
+    sha256: String,
+    /// Where the pages serve it (signed in).
+    url: String,
+    /// The Markdown that shows (an image) or links to (anything else) it.
+    markdown: String,
+}
+
+impl From<Attached> for AttachmentJson {
+    fn from(a: Attached) -> Self {
+        Self {
+            sha256: crate::transfer::hex(&a.hash),
+            name: a.name,
+            url: a.url,
+            markdown: a.markdown,
+            size: a.size,
+            media_type: a.media_type,
+        }
+    }
+}
+
+impl AttachmentJson {
+    /// A file as the API describes it.
+    pub fn of(doc_id: &str, f: FileInfo) -> Self {
+        Self {
+            url: files::url(doc_id, &f.name),
+            markdown: files::markdown(doc_id, &f.name, &f.media_type),
+            sha256: crate::transfer::hex(&f.hash),
+            size: f.size,
+            media_type: f.media_type,
+            name: f.name,
+        }
     }
 }

@@ -11,7 +11,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use futures_util::StreamExt;
 
 use super::AppState;
-use super::api_files::AttachmentJson;
+use super::api_types::AttachmentJson;
 use super::error::{AppError, doc_status};
 use super::form::FormData;
 use super::pages::{self, EditForm, EditPartial};
