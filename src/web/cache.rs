@@ -90,10 +90,8 @@ impl Page {
     }
 }
 
-/// A page view answered from the cache: its user, and the page's title and
-/// rendered partial.
+/// A page answered from the cache: its title and rendered partial.
 pub struct Hit {
-    pub user: User,
     pub title: String,
     pub html: Vec<u8>,
 }
@@ -158,9 +156,9 @@ impl PageCache {
         accounts::live_without_write(live, now).then(|| live.user.clone())
     }
 
-    /// The page `id` as the session's user sees it, both known, with the
-    /// session's CSRF token `csrf` in its forms.
-    pub fn page_view(&self, token: &str, id: &str, now: i64, csrf: &str) -> Option<Hit> {
+    /// The session's user and the page `id` as that user sees it, both known,
+    /// with the session's CSRF token `csrf` in its forms.
+    pub fn page_view(&self, token: &str, id: &str, now: i64, csrf: &str) -> Option<(User, Hit)> {
         let hit = self.look_up_page(token, id, now, csrf);
         let counter = if hit.is_some() {
             &self.hits
@@ -171,7 +169,7 @@ impl PageCache {
         hit
     }
 
-    fn look_up_page(&self, token: &str, id: &str, now: i64, csrf: &str) -> Option<Hit> {
+    fn look_up_page(&self, token: &str, id: &str, now: i64, csrf: &str) -> Option<(User, Hit)> {
         let key = accounts::session_key(token)?;
         let (user, page) = {
             let inner = self.current()?;
@@ -183,11 +181,8 @@ impl PageCache {
             (live.user.clone(), page)
         };
         let html = page.unpacked(csrf)?;
-        Some(Hit {
-            user,
-            title: page.title.clone(),
-            html,
-        })
+        let title = page.title.clone();
+        Some((user, Hit { title, html }))
     }
 
     /// Keeps a session read after `epoch` was taken.
@@ -220,11 +215,9 @@ impl PageCache {
             return;
         }
         // Compressed before the lock is taken: it is the slow part.
-        let Ok(mut packed) = pack_bytes(html.as_bytes()) else {
+        let Ok(packed) = pack_bytes(html.as_bytes()) else {
             return;
         };
-        // zstd leaves room for the worst case: keep only the bytes.
-        packed.shrink_to_fit();
         let page = Arc::new(Page {
             title: title.to_owned(),
             packed,

@@ -171,19 +171,18 @@ impl FromRequest for PageView {
                 };
             };
             let state = state_of(&req)?;
-            let csrf = req.extensions().get::<CsrfToken>().map(|t| t.0.clone());
-            let hit = csrf.and_then(|csrf| {
+            let hit = req.extensions().get::<CsrfToken>().and_then(|csrf| {
                 state
                     .cache
-                    .page_view(cookie.value(), id.as_str(), now_ms(), &csrf)
+                    .page_view(cookie.value(), id.as_str(), now_ms(), &csrf.0)
             });
-            if let Some(hit) = hit {
-                req.extensions_mut().insert(hit.user.clone());
+            if let Some((user, page)) = hit {
+                req.extensions_mut().insert(user.clone());
                 return Ok(PageView {
-                    user: hit.user.clone(),
+                    user,
                     id,
                     doc: None,
-                    cached: Some(hit),
+                    cached: Some(page),
                     epoch: None,
                 });
             }

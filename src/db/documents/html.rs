@@ -37,12 +37,7 @@ impl PackedHtml {
         let links = (!links.is_empty())
             .then(|| serde_json::to_string(&links).unwrap_or_else(|_| "[]".into()));
         pack_bytes(html.as_bytes())
-            .map(|mut bytes| {
-                // zstd leaves room for the worst case (more than the page):
-                // what is kept (the page cache) keeps only the bytes.
-                bytes.shrink_to_fit();
-                Self(Some(bytes), links)
-            })
+            .map(|bytes| Self(Some(bytes), links))
             .map_err(|e| crate::db::Error::Custom(format!("compressing a page: {e}")))
     }
 
@@ -81,7 +76,7 @@ pub(super) fn unpack(packed: Option<Vec<u8>>, plain: String) -> Result<String, c
 
 /// `bytes` compressed as a page is (zstd), by this thread's context.
 pub fn pack_bytes(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    COMPRESSOR.with_borrow_mut(|slot| {
+    let mut packed = COMPRESSOR.with_borrow_mut(|slot| {
         if slot.is_none() {
             *slot = Some(zstd::bulk::Compressor::new(LEVEL)?);
         }
@@ -89,7 +84,11 @@ pub fn pack_bytes(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
             Some(c) => c.compress(bytes),
             None => zstd::bulk::compress(bytes, LEVEL),
         }
-    })
+    })?;
+    // zstd leaves room for the worst case (more than the input): what is kept
+    // (a stored page, the page cache) keeps only the bytes.
+    packed.shrink_to_fit();
+    Ok(packed)
 }
 
 /// What `pack_bytes` made of `size` bytes, by this thread's context.
