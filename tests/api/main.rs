@@ -41,6 +41,7 @@ mod storage;
 mod tasks;
 mod transfer;
 mod transfer_files;
+mod transfer_upload;
 mod trash;
 mod upgrade;
 mod validation;

@@ -1,5 +1,5 @@
-//! Import and export: the round trip through the real binary, the admin's zip
-//! upload and a user's own export over HTTP.
+//! Import and export: the round trip through the real binary and a user's own
+//! export over HTTP (the admin's zip upload page: `transfer_upload.rs`).
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -7,7 +7,8 @@ use std::process::Command;
 
 use reqwest::StatusCode;
 
-use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app, spawn_with};
+use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app};
+use crate::transfer_upload::upload;
 
 fn quire(url: &str, args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_quire"))
@@ -36,7 +37,7 @@ fn zip_files(bytes: &[u8]) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn make_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
+pub(crate) fn make_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (name, bytes) in files {
         zip.start_file(*name, zip::write::SimpleFileOptions::default())
@@ -46,36 +47,7 @@ fn make_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
     zip.finish().unwrap().into_inner()
 }
 
-/// A browser's multipart form post: the CSRF field first, then the file.
-async fn upload(
-    client: &reqwest::Client,
-    address: &str,
-    csrf: Option<&str>,
-    file: &[u8],
-) -> (StatusCode, String) {
-    let mut body = Vec::new();
-    if let Some(csrf) = csrf {
-        body.extend_from_slice(
-            format!(
-                "--XBOUNDARYX\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n"
-            )
-            .as_bytes(),
-        );
-    }
-    body.extend_from_slice(b"--XBOUNDARYX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.zip\"\r\nContent-Type: application/zip\r\n\r\n");
-    body.extend_from_slice(file);
-    body.extend_from_slice(b"\r\n--XBOUNDARYX--\r\n");
-    let res = client
-        .post(format!("{address}/admin/import"))
-        .header("Content-Type", "multipart/form-data; boundary=XBOUNDARYX")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    (res.status(), res.text().await.unwrap())
-}
-
-async fn add_bob(app: &TestApp) -> (reqwest::Client, String) {
+pub(crate) async fn add_bob(app: &TestApp) -> (reqwest::Client, String) {
     quire::accounts::create_user(&app.db, "bob", PASSWORD, false)
         .await
         .unwrap();
@@ -249,83 +221,6 @@ async fn a_vault_keeps_its_folders_and_front_matter_tags() {
         edit.contains("aliases: [toms]") && !edit.contains("  - garden"),
         "{edit}"
     );
-}
-
-#[tokio::test]
-async fn an_admin_uploads_a_zip_and_sees_what_was_imported_and_skipped() {
-    let app = spawn_app().await;
-    let zip = make_zip(&[
-        ("vault/Garden plan.md", b"- tomatoes\n"),
-        ("vault/latin1.md", b"caf\xe9"),
-        ("vault/cat.jpg", b"..."),
-    ]);
-    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
-    assert_eq!(status, StatusCode::OK, "{html}");
-    assert!(html.contains("Imported 1 document ("), "{html}");
-    assert!(html.contains("vault/latin1.md"), "{html}");
-    assert!(html.contains("not UTF-8"), "{html}");
-    assert!(html.contains("Skipped 1 file."), "{html}");
-    assert!(html.contains("Ignored 1 file that is not"), "{html}");
-    let (_, list) = app.get_text("/").await;
-    assert!(list.contains("Garden plan"), "the document is listed");
-    let (_, audit) = app.get_text("/admin/audit").await;
-    assert!(audit.contains("1 document imported from a zip, 1 file skipped"));
-
-    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &zip).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(html.contains("Imported 0 documents") && html.contains("already in quire"));
-}
-
-#[tokio::test]
-async fn the_import_page_works_without_javascript() {
-    let app = spawn_app().await;
-    let (status, html) = app.get_text("/admin/import").await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(html.contains(r#"enctype="multipart/form-data""#));
-    let csrf_at = html.find(r#"name="csrf""#).unwrap();
-    assert!(
-        csrf_at < html.find(r#"name="file""#).unwrap(),
-        "the CSRF field comes first"
-    );
-}
-
-#[tokio::test]
-async fn only_administrators_may_import() {
-    let app = spawn_app().await;
-    let (bob, csrf) = add_bob(&app).await;
-    let zip = make_zip(&[("a.md", b"# A\n")]);
-    let (status, _) = upload(&bob, &app.address, Some(&csrf), &zip).await;
-    assert_eq!(status, StatusCode::FORBIDDEN);
-    let res = bob
-        .get(format!("{}/admin/import", app.address))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::FORBIDDEN);
-    assert!(!app.get_text("/").await.1.contains(">A<"));
-}
-
-#[tokio::test]
-async fn an_upload_without_its_csrf_field_is_refused() {
-    let app = spawn_app().await;
-    let zip = make_zip(&[("a.md", b"# Sneaky\n")]);
-    let (status, _) = upload(&app.client, &app.address, None, &zip).await;
-    assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, _) = upload(&app.client, &app.address, Some(&"0".repeat(64)), &zip).await;
-    assert_eq!(status, StatusCode::FORBIDDEN);
-    assert!(!app.get_text("/").await.1.contains("Sneaky"));
-}
-
-#[tokio::test]
-async fn uploads_over_the_limit_or_not_zips_are_refused_clearly() {
-    let app = spawn_with(|c| c.max_import_bytes = 2000).await;
-    let big = vec![b'x'; 5_000];
-    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), &big).await;
-    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
-    assert!(html.contains("larger than 2,000 bytes"), "{html}");
-    let (status, html) = upload(&app.client, &app.address, Some(&app.csrf), b"plain text").await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(html.contains("not a zip archive"), "{html}");
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@
 //! seed (default 1), QUIRE_FUZZ_CHECKS replaces the list of checks (`all` for
 //! every one schemathesis has, the stricter ones included).
 
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 #[path = "../api/helpers.rs"]
 mod helpers;
 

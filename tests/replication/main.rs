@@ -2,7 +2,7 @@
 //! Litestream binary, `kill -9`. Runs are repeated; QUIRE_REPLICA_RUNS and
 //! QUIRE_CRASH_RUNS raise the counts (benches/durability.sh runs 20 and 50).
 
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 #[path = "../api/helpers.rs"]
 mod helpers;
 
