@@ -7,19 +7,24 @@
 #   sudo benches/larger-than-ram.sh      (needs root: cgroups, drop_caches, pg_ctlcluster)
 #
 # Settings (defaults in brackets):
-#   QUIRE_LTR_DIR [/tmp/quire-ltr]      SQLite database, ids and results; reused
+#   QUIRE_LTR_TEXT [words]              words: quire's generated Markdown; random:
+#                                       uniformly random characters (incompressible)
+#   QUIRE_LTR_DIR [/tmp/quire-ltr, /tmp/quire-ltr_random]   SQLite database, ids, results
 #   QUIRE_LTR_TOTAL_BYTES [3 GiB]       document text, split evenly between sizes
 #   QUIRE_LTR_SIZES [1024,8192,65536,262144]
 #   QUIRE_LTR_MEM_LIMIT [1 GiB]         memory.limit_in_bytes of the cgroup
 #   QUIRE_LTR_READS [40000] / QUIRE_LTR_SECONDS [180]   per engine, whichever ends first
-#   QUIRE_LTR_PG_URL [postgres://postgres@localhost/quire_ltr?host=/var/run/postgresql]
+#   QUIRE_LTR_PG_URL [postgres://postgres@localhost/quire_ltr(_random)?host=/var/run/postgresql]
 #   QUIRE_LTR_PLOT_PYTHON               a python3 with matplotlib: also draw the plot
 # Idempotent: the database and the PostgreSQL copy are reused when complete, the
 # cgroup is re-created, and PostgreSQL is put back where it was on exit.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-export QUIRE_LTR_DIR=${QUIRE_LTR_DIR:-/tmp/quire-ltr}
+export QUIRE_LTR_TEXT=${QUIRE_LTR_TEXT:-words}
+suffix=${QUIRE_LTR_TEXT/#words/}
+suffix=${suffix:+_$suffix}
+export QUIRE_LTR_DIR=${QUIRE_LTR_DIR:-/tmp/quire-ltr$suffix}
 # The 256 KB class sits exactly on the default cap; raise it so no size is refused.
 export QUIRE_MAX_DOC_BYTES=${QUIRE_MAX_DOC_BYTES:-1048576}
 export QUIRE_LOG=${QUIRE_LOG:-warn}
@@ -71,7 +76,7 @@ restore_pg() {
 }
 trap restore_pg EXIT
 
-echo "== seed (SQLite, quire's own seeder; reused when complete)"
+echo "== seed $QUIRE_LTR_TEXT text (SQLite, quire's own seeder; reused when complete)"
 "$bin" seed
 ls -l "$QUIRE_LTR_DIR"/quire.db*
 echo "== load PostgreSQL (reused when complete)"
@@ -101,5 +106,5 @@ echo "== results (ms; $QUIRE_LTR_DIR/results.csv)"
 "$bin" report
 if [[ -n ${QUIRE_LTR_PLOT_PYTHON:-} ]]; then
     "$QUIRE_LTR_PLOT_PYTHON" benches/larger-than-ram-plot.py "$QUIRE_LTR_DIR/results.csv" \
-        docs/perf/larger-than-ram.png
+        "docs/perf/larger-than-ram${suffix/_/-}.png"
 fi

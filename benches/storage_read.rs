@@ -14,6 +14,8 @@
 mod common;
 #[path = "storage_read/pg.rs"]
 mod pg;
+#[path = "storage_read/text.rs"]
+mod text;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -30,7 +32,10 @@ use quire::seed::Rng;
 /// Every knob, from the environment; the defaults are the experiment as specified:
 /// ~3 GiB of document text for a reader limited to 1 GiB.
 pub struct Settings {
-    /// `QUIRE_LTR_DIR`: the SQLite database, ids and results live here.
+    /// `QUIRE_LTR_TEXT` (`words` or `random`): what the documents hold.
+    pub text: text::Text,
+    /// `QUIRE_LTR_DIR` [/tmp/quire-ltr, /tmp/quire-ltr_random for random text]:
+    /// the SQLite database, ids and results live here.
     pub dir: PathBuf,
     /// `QUIRE_LTR_SIZES`: body sizes in bytes, comma-separated.
     pub sizes: Vec<usize>,
@@ -40,7 +45,8 @@ pub struct Settings {
     pub reads: u64,
     /// `QUIRE_LTR_SECONDS`: ... or this long, whichever ends first.
     pub seconds: u64,
-    /// `QUIRE_LTR_PG_URL`: the PostgreSQL database the rows are copied into.
+    /// `QUIRE_LTR_PG_URL`: the PostgreSQL database the rows are copied into
+    /// [quire_ltr, or quire_ltr_random, over the Unix socket].
     pub pg_url: String,
 }
 
@@ -60,15 +66,20 @@ impl Settings {
         if sizes.is_empty() || sizes.windows(2).any(|w| w[0] >= w[1]) {
             bail!("QUIRE_LTR_SIZES must be increasing sizes");
         }
+        let text = text::Text::parse(&var("QUIRE_LTR_TEXT", "words"))?;
+        let suffix = text.suffix();
         Ok(Self {
-            dir: var("QUIRE_LTR_DIR", "/tmp/quire-ltr").into(),
+            text,
+            dir: var("QUIRE_LTR_DIR", &format!("/tmp/quire-ltr{suffix}")).into(),
             sizes,
             total_bytes: num("QUIRE_LTR_TOTAL_BYTES", 3 << 30)?,
             reads: num("QUIRE_LTR_READS", 40_000)?,
             seconds: num("QUIRE_LTR_SECONDS", 180)?,
             pg_url: var(
                 "QUIRE_LTR_PG_URL",
-                "postgres://postgres@localhost/quire_ltr?host=/var/run/postgresql",
+                &format!(
+                    "postgres://postgres@localhost/quire_ltr{suffix}?host=/var/run/postgresql"
+                ),
             ),
         })
     }
@@ -142,7 +153,8 @@ async fn seed(s: &Settings) -> anyhow::Result<()> {
         let started = Instant::now();
         let n = (want - got) as usize;
         let seed = 1 + i as u64 * 1_000_003 + got;
-        quire::seed::seed(&db, n, size, seed, config.max_doc_bytes).await?;
+        let make = s.text.generator();
+        quire::seed::seed_with(&db, (n, size), seed, config.max_doc_bytes, make).await?;
         seeded = true;
         let secs = started.elapsed().as_secs_f64();
         println!(

@@ -134,6 +134,20 @@ pub fn document(rng: &mut Rng, size: usize) -> (String, String) {
 
 /// Inserts `count` generated documents of `size` bytes, with a progress bar.
 pub async fn seed(db: &Db, count: usize, size: usize, seed: u64, cap: usize) -> anyhow::Result<()> {
+    seed_with(db, (count, size), seed, cap, document).await
+}
+
+/// Makes a document (title, body) of about the asked size from the generator.
+pub type Generator = fn(&mut Rng, usize) -> (String, String);
+
+/// [`seed`] with another kind of text: `count` documents of `size` bytes from `make`.
+pub async fn seed_with(
+    db: &Db,
+    (count, size): (usize, usize),
+    seed: u64,
+    cap: usize,
+    make: Generator,
+) -> anyhow::Result<()> {
     let bar = crate::progress::bar(
         count as u64,
         true,
@@ -145,7 +159,7 @@ pub async fn seed(db: &Db, count: usize, size: usize, seed: u64, cap: usize) -> 
         let n = left.min(500);
         let batch = (0..n)
             .map(|_| {
-                let (title, body) = document(&mut rng, size);
+                let (title, body) = make(&mut rng, size);
                 Valid::parse(&title, &body, cap).map_err(|e| anyhow::anyhow!("{e}"))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
