@@ -16,6 +16,11 @@
 #   QUIRE_LTR_READS [40000] / QUIRE_LTR_SECONDS [180]   per engine, whichever ends first
 #   QUIRE_LTR_PG_URL [postgres://postgres@localhost/quire_ltr(_random)?host=/var/run/postgresql]
 #   QUIRE_LTR_PLOT_PYTHON               a python3 with matplotlib: also draw the plot
+#   QUIRE_LTR_ENGINES [sqlite postgres] the engines to read (the report needs both)
+#   QUIRE_LTR_PAGE_SIZES                e.g. "4096 16384": afterwards the same rows,
+#                                       rewritten by VACUUM INTO at each page size, read
+#                                       by quire on SQLite (4096 again shows what the
+#                                       rewrite alone does); copies kept in page-SIZE/
 # Idempotent: the database and the PostgreSQL copy are reused when complete, the
 # cgroup is re-created, and PostgreSQL is put back where it was on exit.
 set -euo pipefail
@@ -79,32 +84,50 @@ trap restore_pg EXIT
 echo "== seed $QUIRE_LTR_TEXT text (SQLite, quire's own seeder; reused when complete)"
 "$bin" seed
 ls -l "$QUIRE_LTR_DIR"/quire.db*
-echo "== load PostgreSQL (reused when complete)"
-"$bin" load-pg
+engines=" ${QUIRE_LTR_ENGINES:-sqlite postgres} "
+if [[ $engines == *" postgres "* ]]; then
+    echo "== load PostgreSQL (reused when complete)"
+    "$bin" load-pg
+fi
 
 mkdir -p "$cgroup"
 echo "$limit" >"$cgroup/memory.limit_in_bytes"
 echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)," \
     "$(free -m | awk '/^Mem/ {print $2}') MiB RAM"
 
-echo "== quire on SQLite, reader in the cgroup, caches dropped"
-drop_caches
-echo 0 >"$cgroup/memory.max_usage_in_bytes"
-in_cgroup "$cgroup" "$bin" read sqlite
-cgroup_report
-
-echo "== PostgreSQL restarted inside the cgroup, client in it too, caches dropped"
-pg stop
-in_cgroup "$cgroup" pg_ctlcluster --skip-systemctl-redirect "$pg_version" main start
-drop_caches
-echo 0 >"$cgroup/memory.max_usage_in_bytes"
-in_cgroup "$cgroup" "$bin" read postgres
-cgroup_report
-restore_pg
-
-echo "== results (ms; $QUIRE_LTR_DIR/results.csv)"
-"$bin" report
-if [[ -n ${QUIRE_LTR_PLOT_PYTHON:-} ]]; then
-    "$QUIRE_LTR_PLOT_PYTHON" benches/larger-than-ram-plot.py "$QUIRE_LTR_DIR/results.csv" \
-        "docs/perf/larger-than-ram${suffix/_/-}.png"
+if [[ $engines == *" sqlite "* ]]; then
+    echo "== quire on SQLite, reader in the cgroup, caches dropped"
+    drop_caches
+    echo 0 >"$cgroup/memory.max_usage_in_bytes"
+    in_cgroup "$cgroup" "$bin" read sqlite
+    cgroup_report
 fi
+
+if [[ $engines == *" postgres "* ]]; then
+    echo "== PostgreSQL restarted inside the cgroup, client in it too, caches dropped"
+    pg stop
+    in_cgroup "$cgroup" pg_ctlcluster --skip-systemctl-redirect "$pg_version" main start
+    drop_caches
+    echo 0 >"$cgroup/memory.max_usage_in_bytes"
+    in_cgroup "$cgroup" "$bin" read postgres
+    cgroup_report
+    restore_pg
+fi
+
+if [[ $engines == *" sqlite "* && $engines == *" postgres "* ]]; then
+    echo "== results (ms; $QUIRE_LTR_DIR/results.csv)"
+    "$bin" report
+    if [[ -n ${QUIRE_LTR_PLOT_PYTHON:-} ]]; then
+        "$QUIRE_LTR_PLOT_PYTHON" benches/larger-than-ram-plot.py "$QUIRE_LTR_DIR/results.csv" \
+            "docs/perf/larger-than-ram${suffix/_/-}.png"
+    fi
+fi
+
+for size in ${QUIRE_LTR_PAGE_SIZES:-}; do
+    echo "== the same rows at $size bytes a page (VACUUM INTO; reused when there), caches dropped"
+    "$bin" copy "$size"
+    drop_caches
+    echo 0 >"$cgroup/memory.max_usage_in_bytes"
+    QUIRE_LTR_DIR="$QUIRE_LTR_DIR/page-$size" in_cgroup "$cgroup" "$bin" read sqlite
+    cgroup_report
+done

@@ -134,13 +134,17 @@ pub fn document(rng: &mut Rng, size: usize) -> (String, String) {
 
 /// Inserts `count` generated documents of `size` bytes, with a progress bar.
 pub async fn seed(db: &Db, count: usize, size: usize, seed: u64, cap: usize) -> anyhow::Result<()> {
-    seed_with(db, (count, size), seed, cap, document).await
+    seed_with(db, (count, size), seed, cap, document).await?;
+    crate::progress::index_for_search(db, true).await?;
+    db.after_bulk_load().await?;
+    Ok(())
 }
 
 /// Makes a document (title, body) of about the asked size from the generator.
 pub type Generator = fn(&mut Rng, usize) -> (String, String);
 
-/// [`seed`] with another kind of text: `count` documents of `size` bytes from `make`.
+/// Stores `count` documents of `size` bytes from `make`, as [`seed`] does, but
+/// leaves them queued for the search index (the server indexes them).
 pub async fn seed_with(
     db: &Db,
     (count, size): (usize, usize),
@@ -168,8 +172,6 @@ pub async fn seed_with(
         bar.inc(n as u64);
     }
     bar.finish();
-    crate::progress::index_for_search(db, true).await?;
-    db.after_bulk_load().await?;
     Ok(())
 }
 

@@ -3,16 +3,17 @@
 //! characters, which no engine can compress.
 
 use anyhow::bail;
-use quire::seed::{Generator, Rng};
+use quire::seed::Rng;
 
 /// Which text the documents hold (`QUIRE_LTR_TEXT`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Text {
-    /// `words`: `quire::seed::document`, Markdown-like prose from a word list.
+    /// `words`: `quire::seed::document`, Markdown-like prose from a word list,
+    /// seeded as `quire seed` does (indexed for search).
     Words,
     /// `random`: lines of 76 characters drawn uniformly from 64 (6 random bits a
     /// byte, as base64 of random bytes): zstd keeps ~75 %, PostgreSQL's pglz
-    /// gives up and stores the value as it is.
+    /// gives up and stores the value as it is. Stored, not indexed for search.
     Random,
 }
 
@@ -30,13 +31,6 @@ impl Text {
         match self {
             Self::Words => "",
             Self::Random => "_random",
-        }
-    }
-
-    pub fn generator(self) -> Generator {
-        match self {
-            Self::Words => quire::seed::document,
-            Self::Random => random_document,
         }
     }
 }
