@@ -13,12 +13,26 @@ pub async fn list(
     listing: &Listing,
     actor: Option<Actor<'_>>,
 ) -> Result<(Vec<Summary>, i64), DocError> {
+    list_knowing(db, page, listing, actor, None).await
+}
+
+/// [`list`], counting the documents only when `total` is not known already.
+pub async fn list_knowing(
+    db: &Db,
+    page: i64,
+    listing: &Listing,
+    actor: Option<Actor<'_>>,
+    total: Option<i64>,
+) -> Result<(Vec<Summary>, i64), DocError> {
     let viewer = access::viewer(actor);
-    Ok(futures_util::future::try_join(
-        store::list_live(&db.read, page.max(1), PAGE_SIZE, viewer, listing),
-        store::count_live(&db.read, viewer, listing),
-    )
-    .await?)
+    let rows = store::list_live(&db.read, page.max(1), PAGE_SIZE, viewer, listing);
+    Ok(match total {
+        Some(total) => (rows.await?, total),
+        None => {
+            futures_util::future::try_join(rows, store::count_live(&db.read, viewer, listing))
+                .await?
+        }
+    })
 }
 
 /// The folders (each with the documents directly in it) and the most used

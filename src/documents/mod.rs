@@ -42,7 +42,9 @@ pub use history::{
     Diff, DiffLine, LineKind, history, place_change, restore_revision, revision, revision_diff,
 };
 pub use id::DocId;
-pub use lists::{MAX_TAGS_LISTED, folders, list, list_trash, more_after, places, tags};
+pub use lists::{
+    MAX_TAGS_LISTED, folders, list, list_knowing, list_trash, more_after, places, tags,
+};
 pub use merge::{Chunk, Merge};
 pub use place::Place;
 pub use render::{RENDER_VERSION, render_markdown, render_page};

@@ -9,6 +9,9 @@
 //! SQLite and as soon as their notice arrives on PostgreSQL. Bounded by bytes
 //! (`QUIRE_PAGE_CACHE_MB`); the oldest pages go first.
 //!
+//! The list page keeps here, under the same rule, what is the same on each of
+//! its pages: the viewer's folders and tags and the count of a filtered list.
+//!
 //! A page is kept as its rendered partial, compressed as stored pages are
 //! (zstd): a view costs a decompression and no template, and the bytes go out
 //! as they come (no second UTF-8 check). The
@@ -27,6 +30,18 @@ use crate::documents::Document;
 
 /// Sessions and access levels kept at most; past this they are all let go.
 const MOST_SMALL: usize = 50_000;
+
+/// List pages' folders and tags (by viewer) and counts (by viewer and filter)
+/// kept at most; past this they are all let go.
+const MOST_LISTS: usize = 500;
+
+/// Folders a viewer's kept list may name: a larger tree is read each time, so
+/// the lists kept stay within a few MB (500 × 200 × ~60 bytes).
+const MOST_FOLDERS: usize = 200;
+
+/// What a list page shows beside its rows: the viewer's folders (each with
+/// how many documents it holds) and most used tags.
+pub type ListPlaces = (Vec<(String, i64)>, Vec<(String, i64)>);
 
 pub struct PageCache {
     changes: Changes,
@@ -59,6 +74,10 @@ struct Inner {
     /// Pages in the order they came, to let the oldest go.
     order: VecDeque<(i64, String)>,
     bytes: usize,
+    /// A list page's folders and tags, by viewer.
+    places: HashMap<i64, Arc<ListPlaces>>,
+    /// How many documents a list finds, by viewer and the list's filters.
+    counts: HashMap<(i64, String), i64>,
 }
 
 /// A rendered partial, compressed, and where its CSRF token goes.
@@ -136,7 +155,7 @@ impl PageCache {
         let epoch = self.epoch()?;
         let mut inner = self.inner.lock().ok()?;
         if inner.epoch != epoch {
-            if !(inner.sessions.is_empty() && inner.pages.is_empty()) {
+            if !(inner.sessions.is_empty() && inner.pages.is_empty() && inner.places.is_empty()) {
                 self.emptied.fetch_add(1, Ordering::Relaxed);
             }
             *inner = Inner {
@@ -183,6 +202,40 @@ impl PageCache {
         let html = page.unpacked(csrf)?;
         let title = page.title.clone();
         Some((user, Hit { title, html }))
+    }
+
+    /// The folders and tags beside `viewer`'s list pages, if known.
+    pub fn places(&self, viewer: i64) -> Option<Arc<ListPlaces>> {
+        self.current()?.places.get(&viewer).cloned()
+    }
+
+    /// How many documents `viewer`'s list narrowed by `filters` finds, if known.
+    pub fn count(&self, viewer: i64, filters: &str) -> Option<i64> {
+        let inner = self.current()?;
+        inner.counts.get(&(viewer, filters.to_owned())).copied()
+    }
+
+    /// Keeps what `viewer`'s list pages show beside their rows, and the count
+    /// of the list narrowed by `filters`, both read after `epoch`.
+    pub fn keep_list(
+        &self,
+        epoch: Option<u64>,
+        viewer: i64,
+        places: &Arc<ListPlaces>,
+        (filters, count): (&str, i64),
+    ) {
+        if places.0.len() > MOST_FOLDERS {
+            return;
+        }
+        let Some(mut inner) = self.current().filter(|i| Some(i.epoch) == epoch) else {
+            return;
+        };
+        if inner.places.len() >= MOST_LISTS || inner.counts.len() >= MOST_LISTS {
+            inner.places.clear();
+            inner.counts.clear();
+        }
+        inner.places.insert(viewer, places.clone());
+        inner.counts.insert((viewer, filters.to_owned()), count);
     }
 
     /// Keeps a session read after `epoch` was taken.

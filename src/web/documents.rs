@@ -1,5 +1,7 @@
 //! Document pages: list, new, show, edit, save, and moving to the trash.
 
+use std::sync::Arc;
+
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -24,11 +26,31 @@ pub async fn document_list(
     let page = query.page();
     let listing = query.listing().map_err(AppError::BadRequest)?;
     let who = Some(actor(&user));
+    // The folders, tags and count are the same on every page until something
+    // changes: kept in the page cache, only the rows are read each time.
+    let (viewer, filters) = (user.0.id, listing.filters());
+    let epoch = state.cache.epoch();
+    let (known_places, known_total) = (
+        state.cache.places(viewer),
+        state.cache.count(viewer, &filters),
+    );
+    let places = async {
+        match &known_places {
+            Some(places) => Ok(places.clone()),
+            None => documents::places(&state.db, who).await.map(Arc::new),
+        }
+    };
     let ((rows, total), places) = futures_util::future::try_join(
-        documents::list(&state.db, page, &listing, who),
-        documents::places(&state.db, who),
+        documents::list_knowing(&state.db, page, &listing, who, known_total),
+        places,
     )
     .await?;
+    if known_places.is_none() || known_total.is_none() {
+        state
+            .cache
+            .keep_list(epoch, viewer, &places, (&filters, total));
+    }
+    let places = Arc::unwrap_or_clone(places);
     let partial = ListPartial::new(
         rows.iter().map(|r| Row::seen_by(r, user.0.id)).collect(),
         page,

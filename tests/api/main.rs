@@ -19,6 +19,7 @@ mod input_sizes;
 mod instances;
 mod json_api;
 mod links;
+mod list_cache;
 mod listing;
 mod merge;
 mod metrics;

@@ -54,6 +54,17 @@ impl Listing {
         }
     }
 
+    /// What narrows the listing (owner, folder, tag), not how it is ordered:
+    /// two listings with the same filters hold the same documents.
+    pub fn filters(&self) -> String {
+        Self {
+            sort: Sort::Updated,
+            order: None,
+            ..self.clone()
+        }
+        .query()
+    }
+
     /// The listing as query parameters, each followed by `&` (empty for the
     /// default), so a page link keeps it: `sort=title&order=desc&`.
     pub fn query(&self) -> String {
