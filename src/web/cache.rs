@@ -204,15 +204,16 @@ impl PageCache {
         Some((user, Hit { title, html }))
     }
 
-    /// The folders and tags beside `viewer`'s list pages, if known.
-    pub fn places(&self, viewer: i64) -> Option<Arc<ListPlaces>> {
-        self.current()?.places.get(&viewer).cloned()
-    }
-
-    /// How many documents `viewer`'s list narrowed by `filters` finds, if known.
-    pub fn count(&self, viewer: i64, filters: &str) -> Option<i64> {
-        let inner = self.current()?;
-        inner.counts.get(&(viewer, filters.to_owned())).copied()
+    /// What `viewer`'s list pages show beside their rows, and how many
+    /// documents the list narrowed by `filters` finds, each if known: one look.
+    pub fn list(&self, viewer: i64, filters: &str) -> (Option<Arc<ListPlaces>>, Option<i64>) {
+        let Some(inner) = self.current() else {
+            return (None, None);
+        };
+        (
+            inner.places.get(&viewer).cloned(),
+            inner.counts.get(&(viewer, filters.to_owned())).copied(),
+        )
     }
 
     /// Keeps what `viewer`'s list pages show beside their rows, and the count

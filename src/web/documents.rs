@@ -30,10 +30,7 @@ pub async fn document_list(
     // changes: kept in the page cache, only the rows are read each time.
     let (viewer, filters) = (user.0.id, listing.filters());
     let epoch = state.cache.epoch();
-    let (known_places, known_total) = (
-        state.cache.places(viewer),
-        state.cache.count(viewer, &filters),
-    );
+    let (known_places, known_total) = state.cache.list(viewer, &filters);
     let places = async {
         match &known_places {
             Some(places) => Ok(places.clone()),
