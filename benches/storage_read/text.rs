@@ -40,22 +40,22 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 /// A body of exactly `size` bytes of random characters in lines of 76.
 pub fn random_document(rng: &mut Rng, size: usize) -> (String, String) {
     let title = format!("random {}", rng.next_u64() % 1_000_000);
-    let mut body = Vec::with_capacity(size);
+    let mut body = String::with_capacity(size);
     let mut bits = 0u64;
     let mut left = 0;
     while body.len() < size {
         if body.len() % 77 == 76 {
-            body.push(b'\n');
+            body.push('\n');
             continue;
         }
         if left == 0 {
             (bits, left) = (rng.next_u64(), 10);
         }
-        body.push(ALPHABET[(bits & 63) as usize]);
+        body.push(ALPHABET[(bits & 63) as usize] as char);
         bits >>= 6;
         left -= 1;
     }
-    (title, String::from_utf8_lossy(&body).into_owned())
+    (title, body)
 }
 
 #[cfg(test)]
