@@ -263,6 +263,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Healthcheck => healthcheck(&cli.config.bind),
         Command::Config => {
             print!("{}", config_table(&cli.config));
+            let names = std::env::vars_os().map(|(name, _)| name);
+            for unknown in crate::config::unknown_settings(names) {
+                println!("warning: {unknown}");
+            }
             Ok(())
         }
     }

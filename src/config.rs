@@ -7,6 +7,9 @@ use clap::{Args, CommandFactory, Parser, ValueEnum};
 
 use crate::cidr::CidrList;
 
+mod unknown;
+pub use unknown::{UnknownSetting, unknown_settings, warn_about_unknown_settings};
+
 /// How hard SQLite works to make a committed write survive a power cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Durability {

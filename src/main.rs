@@ -1,7 +1,7 @@
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
-use quire::cli::{Cli, run};
+use quire::cli::{Cli, Command, run};
 use quire::config::LogFormat;
 
 /// Large allocations (a password check's 19 MiB, an import's parts) go back to
@@ -48,6 +48,11 @@ async fn serve() -> anyhow::Result<()> {
             .with_span_list(false)
             .init(),
         LogFormat::Text => logs.with_ansi(std::io::stdout().is_terminal()).init(),
+    }
+    // A misspelt setting would otherwise be ignored without a word. `quire config`
+    // prints the same sentences under its table instead.
+    if !matches!(cli.command, Command::Config) {
+        quire::config::warn_about_unknown_settings();
     }
     run(cli).await
 }

@@ -1,11 +1,13 @@
-//! What `quire` refuses at start, with a message that says what to fix: database
-//! files it cannot use, settings outside what it allows.
+//! What `quire` refuses or warns about at start, with a message that says what to
+//! fix: database files it cannot use, settings outside what it allows, variables
+//! that name no setting.
 
 use std::os::unix::fs::MetadataExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::quire;
+use super::server::Server;
 
 fn is_root() -> bool {
     std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
@@ -111,6 +113,50 @@ fn an_invalid_log_filter_is_refused_not_ignored() {
         config_with("QUIRE_LOG", "quire=debug,info")
             .status
             .success()
+    );
+}
+
+const TYPO_WARNING: &str =
+    "QUIRE_DATA_DIR is not a quire setting; did you mean QUIRE_DATABASE_URL?";
+
+#[test]
+fn a_misspelt_setting_is_warned_about_at_start_with_the_nearest_name() {
+    let mut server = Server::start_with(&[("QUIRE_DATA_DIR", "/srv/quire")]);
+    let line = server.wait_for(|l| l.contains("is not a quire setting"));
+    server.wait_for(|l| l.contains("quire is ready"));
+    server.stop_and_read_all();
+
+    let json: serde_json::Value = serde_json::from_str(&line).expect("a JSON log line");
+    assert_eq!(json["level"], "WARN", "{line}");
+    assert_eq!(json["message"], TYPO_WARNING, "{line}");
+    assert_eq!(json["variable"], "QUIRE_DATA_DIR", "{line}");
+}
+
+#[test]
+fn rightly_named_settings_and_the_harness_own_variables_give_no_warning() {
+    let mut server = Server::start_with(&[
+        ("QUIRE_PAGE_CACHE_MB", "8"),
+        ("QUIRE_DB_PATH", "/data/quire.db"),
+        ("QUIRE_TEST_POSTGRES", ""),
+    ]);
+    server.wait_for(|l| l.contains("quire is ready"));
+    let lines = server.stop_and_read_all();
+    let warned: Vec<_> = lines
+        .iter()
+        .filter(|l| l.contains("is not a quire setting"))
+        .collect();
+    assert!(warned.is_empty(), "{warned:#?}");
+}
+
+#[test]
+fn quire_config_shows_a_misspelt_setting_under_its_table() {
+    let out = config_with("QUIRE_DATA_DIR", "/srv/quire");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .any(|l| l == format!("warning: {TYPO_WARNING}")),
+        "{text}"
     );
 }
 
