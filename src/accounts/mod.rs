@@ -1,6 +1,7 @@
 //! Accounts: users, password sign-in with rate limits, database-backed sessions and
 //! the audit log. Knows nothing of HTTP.
 
+pub mod audit_log;
 pub mod manage;
 pub mod password;
 pub mod people;
@@ -8,6 +9,7 @@ mod sessions;
 mod throttle;
 pub mod tokens;
 
+pub use audit_log::Creator;
 pub use sessions::{
     Live, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, live_session, live_without_write,
     session_key, session_user, session_user_with_document, start_session,
@@ -64,8 +66,20 @@ pub fn check_username(name: &str) -> Result<String, AccountError> {
     }
 }
 
+/// `create_user_by` as quire itself: `quire user add`, and fixtures.
 pub async fn create_user(
     db: &Db,
+    username: &str,
+    password: &str,
+    is_admin: bool,
+) -> Result<User, AccountError> {
+    create_user_by(db, Creator::CommandLine, username, password, is_admin).await
+}
+
+/// Makes an account; the audit log names `by` as who made it.
+pub async fn create_user_by(
+    db: &Db,
+    by: Creator<'_>,
     username: &str,
     password: &str,
     is_admin: bool,
@@ -84,7 +98,13 @@ pub async fn create_user(
             e if crate::db::is_unique_violation(e) => AccountError::Taken,
             _ => AccountError::Db(e),
         })?;
-    audit(&tx, None, "user.created", &username).await?;
+    audit(
+        &tx,
+        by.actor(&created),
+        "user.created",
+        &by.detail(&created),
+    )
+    .await?;
     tx.commit().await?;
     Ok(created)
 }

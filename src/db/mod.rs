@@ -6,7 +6,7 @@
 //! dialects share is written once, and `Backend` picks the few that differ.
 
 pub use crate::config::redact;
-pub use audit_log::audit;
+pub use audit_log::{audit, document_titles};
 use std::path::Path;
 use std::time::Duration;
 

@@ -10,6 +10,7 @@ use super::form::FormData;
 use super::pages::{self, Stamp};
 use super::session::CurrentUser;
 use super::{AppState, done};
+use crate::accounts::audit_log::{self, Named, Who};
 use crate::accounts::{self, AccountError, User, manage, people};
 use crate::web::error::AppError;
 
@@ -111,8 +112,9 @@ pub async fn user_create(
     admin: Admin,
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
-    let result = accounts::create_user(
+    let result = accounts::create_user_by(
         &state.db,
+        accounts::Creator::Admin(&admin.0),
         form.require("username")?,
         form.require("password")?,
         form.get("admin") == Some("on"),
@@ -178,7 +180,37 @@ pub struct AuditView {
     pub when: Stamp,
     pub who: String,
     pub event: String,
+    /// A sharing event's document: its title and page when the viewer may read
+    /// it, else words that keep the title secret.
+    pub document: Option<DocumentMention>,
     pub detail: String,
+}
+
+pub struct DocumentMention {
+    pub href: Option<String>,
+    pub text: String,
+}
+
+impl From<Named> for DocumentMention {
+    fn from(named: Named) -> Self {
+        // The first characters of an id are enough to tell entries about the
+        // same document apart on one page; the whole id says nothing more.
+        let short = |id: &str| id.chars().take(8).collect::<String>();
+        match named {
+            Named::Readable { id, title } => Self {
+                href: Some(format!("/d/{id}")),
+                text: title,
+            },
+            Named::Unreadable { id } => Self {
+                href: None,
+                text: format!("a document you may not read ({}…)", short(&id)),
+            },
+            Named::Gone { id } => Self {
+                href: None,
+                text: format!("a deleted document ({}…)", short(&id)),
+            },
+        }
+    }
 }
 
 #[derive(Template)]
@@ -189,17 +221,22 @@ struct AuditPartial {
 
 pub async fn audit_list(
     state: web::Data<AppState>,
-    _admin: Admin,
+    admin: Admin,
 ) -> Result<HttpResponse, AppError> {
-    let rows = manage::audit_log(&state.db, 500)
+    let rows = audit_log::recent(&state.db, &admin.0, 500)
         .await
         .map_err(|e| AppError::Internal(e.into()))?
         .into_iter()
-        .map(|r| AuditView {
-            when: Stamp::at(r.at),
-            who: r.username.unwrap_or_else(|| "—".into()),
-            event: r.event,
-            detail: r.detail,
+        .map(|e| AuditView {
+            when: Stamp::at(e.at),
+            who: match e.who {
+                Who::Person(name) => name,
+                Who::Quire => "quire (command line)".into(),
+                Who::Unknown => "—".into(),
+            },
+            event: e.event,
+            document: e.document.map(DocumentMention::from),
+            detail: e.detail,
         })
         .collect();
     Ok(pages::fragment(

@@ -10,7 +10,7 @@ use super::AppState;
 use super::auth::{self, SESSION_COOKIE, safe_next};
 use super::form::FormData;
 use super::pages;
-use crate::accounts::{self, AccountError, User};
+use crate::accounts::{self, AccountError, Creator, User};
 use crate::web::error::AppError;
 
 #[derive(Template)]
@@ -150,7 +150,7 @@ pub async fn signup(
     }
     let username = form.get("username").unwrap_or_default();
     let password = form.get("password").unwrap_or_default();
-    match accounts::create_user(&state.db, username, password, false).await {
+    match accounts::create_user_by(&state.db, Creator::SignUp, username, password, false).await {
         Ok(user) => signed_in(&req, &state, &user, "/").await,
         Err(e @ (AccountError::Invalid(_) | AccountError::Taken)) => Ok(pages::fragment(
             StatusCode::UNPROCESSABLE_ENTITY,

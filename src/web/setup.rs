@@ -12,7 +12,7 @@ use askama::Template;
 use super::AppState;
 use super::form::FormData;
 use super::pages;
-use crate::accounts::{self, AccountError, User};
+use crate::accounts::{self, AccountError, Creator, User};
 use crate::documents::{self, Actor, Valid};
 use crate::web::error::AppError;
 
@@ -102,7 +102,9 @@ pub async fn setup(
             return Err(AppError::Internal(e.into()));
         }
     }
-    let user = match accounts::create_user(&state.db, username, password, true).await {
+    let created =
+        accounts::create_user_by(&state.db, Creator::SetupLink, username, password, true).await;
+    let user = match created {
         Ok(user) => user,
         Err(e @ (AccountError::Invalid(_) | AccountError::Taken)) => {
             setup.put_back(held);

@@ -1,6 +1,8 @@
 use reqwest::StatusCode;
 
-use crate::helpers::{PASSWORD, anonymous, sign_in, spawn_app, spawn_with};
+use crate::helpers::{
+    PASSWORD, anonymous, sign_in, someone_elses_private_document, spawn_app, spawn_with,
+};
 
 #[tokio::test]
 async fn admins_add_accounts_and_others_cannot_reach_admin_pages() {
@@ -224,4 +226,107 @@ async fn a_session_ends_30_days_after_sign_in_however_busy() {
         "30 days"
     );
     assert_eq!(app.get(&doc).await.status(), StatusCode::SEE_OTHER);
+}
+
+/// The cells of the audit page's row that holds `needle`.
+fn audit_row(html: &str, needle: &str) -> Vec<String> {
+    let row = html
+        .split("<tr>")
+        .find(|r| r.contains(needle))
+        .unwrap_or_else(|| panic!("no row with {needle:?} in:\n{html}"));
+    row.split("<td>")
+        .skip(1)
+        .map(|c| c.split("</td>").next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_audit_log_names_who_made_each_account() {
+    let app = spawn_with(|c| c.signup = true).await;
+    let res = app
+        .post_form(
+            "/admin/users",
+            &[("username", "carol"), ("password", "a fine long password")],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let (client, csrf) = anonymous(&app.address).await;
+    let res = client
+        .post(format!("{}/signup", app.address))
+        .form(&[
+            ("username", "dave"),
+            ("password", "dave's long password"),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+
+    let (_, html) = app.get_text("/admin/audit").await;
+
+    let by_admin = audit_row(&html, ">carol<");
+    assert_eq!(by_admin[1..], ["alice", "user.created", "carol"], "{html}");
+    let signed_up = audit_row(&html, "dave, by signing up");
+    assert_eq!(signed_up[1..3], ["dave", "user.created"], "{html}");
+    // The test's alice is made as `quire user add` makes an account.
+    let command_line = audit_row(&html, "alice, an administrator, from the command line");
+    assert_eq!(
+        command_line[1..3],
+        ["quire (command line)", "user.created"],
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn sharing_events_name_a_document_only_to_an_admin_who_may_read_it() {
+    let app = spawn_app().await;
+    let mine = app.create_document("Garden plan", "x").await;
+    app.post_form(&format!("/d/{mine}/share"), &[("action", "link-on")])
+        .await;
+    let (bob, csrf, secret) = someone_elses_private_document(
+        &app,
+        "bob",
+        &[("title", "Zebra Merger Plan"), ("body", "y")],
+    )
+    .await;
+
+    let (_, html) = app.get_text("/admin/audit").await;
+    let shared = audit_row(&html, "public link created");
+    assert_eq!(
+        shared[3],
+        format!(r#"<a href="/d/{mine}">Garden plan</a> public link created"#),
+        "{html}"
+    );
+    let private = audit_row(&html, "visibility private");
+    assert_eq!(private[1], "bob");
+    assert!(
+        private[3].starts_with("a document you may not read ("),
+        "{private:?}"
+    );
+    assert!(!private[3].contains(&secret), "{private:?}");
+    assert!(
+        !html.contains("Zebra"),
+        "a title alice may not read:\n{html}"
+    );
+
+    // Named once bob shares it with alice: the page is as of when it is shown.
+    let res = bob
+        .post(format!("{}/d/{secret}/share", app.address))
+        .form(&[
+            ("action", "share"),
+            ("username", "alice"),
+            ("role", "read"),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_redirection(), "{}", res.status());
+    let (_, html) = app.get_text("/admin/audit").await;
+    let private = audit_row(&html, "visibility private");
+    assert_eq!(
+        private[3],
+        format!(r#"<a href="/d/{secret}">Zebra Merger Plan</a> visibility private"#)
+    );
 }
