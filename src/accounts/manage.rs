@@ -71,7 +71,8 @@ pub async fn reset_password(
     set_password(db, user_id, new, None, admin.id, "password.reset").await
 }
 
-/// Disabling signs the account out everywhere and refuses its tokens.
+/// Disabling signs the account out everywhere and refuses its tokens; the last
+/// active administrator stays enabled.
 pub async fn set_disabled(
     db: &Db,
     admin: &User,
@@ -84,6 +85,9 @@ pub async fn set_disabled(
         ));
     }
     let tx = db.begin_write().await?;
+    if disabled {
+        super::people::keep_an_admin(&tx, admin, user_id).await?;
+    }
     stored::set_disabled(&*tx, user_id, disabled.then(now_ms)).await?;
     let event = if disabled {
         "user.disabled"

@@ -1,10 +1,38 @@
 //! An administrator's changes to someone's account: a new name, administrator
 //! rights given or taken, and deletion, whose documents go to a chosen person
-//! (never left without an owner). Every change is in the audit log.
+//! (never left without an owner). Every change is in the audit log, and at
+//! least one active administrator always remains.
 
 use super::{AccountError, User, audit, check_username};
-use crate::db::Db;
 use crate::db::accounts as stored;
+use crate::db::{Db, WriteTx};
+
+/// Decided inside the write that takes `losing`'s administrator rights away
+/// (demoted, disabled or deleted): refused when no other active administrator
+/// would remain, or when `admin` is no longer one. The admins are read locked
+/// (`stored::active_admins_locked`), so of two administrators demoting each
+/// other at the same moment the second sees what the first did.
+pub(super) async fn keep_an_admin(
+    tx: &WriteTx,
+    admin: &User,
+    losing: i64,
+) -> Result<(), AccountError> {
+    let admins = stored::active_admins_locked(tx).await?;
+    if !admins.iter().any(|&id| id != losing) {
+        return Err(AccountError::Invalid(
+            "This is the last active administrator; make someone else an administrator first."
+                .into(),
+        ));
+    }
+    if !admins.contains(&admin.id) {
+        return Err(AccountError::Invalid(
+            "Your administrator rights were taken or your account disabled meanwhile; \
+             nothing was changed."
+                .into(),
+        ));
+    }
+    Ok(())
+}
 
 pub async fn rename(db: &Db, admin: &User, user_id: i64, new: &str) -> Result<(), AccountError> {
     let name = check_username(new)?;
@@ -29,8 +57,8 @@ pub async fn rename(db: &Db, admin: &User, user_id: i64, new: &str) -> Result<()
     Ok(())
 }
 
-/// Gives or takes administrator rights; nobody takes their own (so one
-/// administrator always remains).
+/// Gives or takes administrator rights; nobody takes their own, and the last
+/// active administrator keeps theirs.
 pub async fn set_admin(
     db: &Db,
     admin: &User,
@@ -43,6 +71,9 @@ pub async fn set_admin(
         ));
     }
     let tx = db.begin_write().await?;
+    if !is_admin {
+        keep_an_admin(&tx, admin, user_id).await?;
+    }
     stored::set_admin(&*tx, user_id, is_admin).await?;
     let event = if is_admin {
         "user.promoted"
@@ -68,6 +99,7 @@ pub async fn delete(db: &Db, admin: &User, user_id: i64, heir: i64) -> Result<()
         ));
     }
     let tx = db.begin_write().await?;
+    keep_an_admin(&tx, admin, user_id).await?;
     let names = stored::names(&*tx, [user_id, heir]).await?;
     let name_of = |id: i64| names.iter().find(|(i, _)| *i == id).map(|(_, n)| n.clone());
     let (Some(gone), Some(heir_name)) = (name_of(user_id), name_of(heir)) else {

@@ -1,3 +1,4 @@
+mod account_races;
 mod accounts;
 mod admin;
 mod attachments;

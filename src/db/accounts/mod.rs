@@ -238,6 +238,27 @@ pub async fn rename(conn: &impl Conn, id: i64, name: &str) -> Result<bool, crate
     Ok(done.rows_affected == 1)
 }
 
+/// The ids of the active administrators (admin rights, not disabled), held for
+/// the rest of the caller's write transaction, so what the caller decides from
+/// them still holds when it commits. SQLite: the write transaction (`BEGIN
+/// IMMEDIATE`) already keeps every other writer out. PostgreSQL: quire's write
+/// transactions take an exclusive advisory lock (`Db::begin_write`), but the
+/// rows are locked `FOR UPDATE` too, so the answer does not rest on every
+/// writer of `users` taking that lock. A plain count in a guarded `UPDATE`
+/// would not do under READ COMMITTED: two transactions changing different
+/// admins each count the other as still there. With the rows locked, the
+/// second waits for the first to commit and then reads the admins as it left
+/// them (a demoted or disabled admin no longer matches). Locked in id order,
+/// so two such transactions cannot deadlock.
+pub async fn active_admins_locked(conn: &impl Conn) -> Result<Vec<i64>, crate::db::Error> {
+    let sql = if crate::db::is_postgres(conn) {
+        "SELECT id FROM users WHERE is_admin = 1 AND disabled_at IS NULL ORDER BY id FOR UPDATE"
+    } else {
+        "SELECT id FROM users WHERE is_admin = 1 AND disabled_at IS NULL ORDER BY id"
+    };
+    crate::db::query_scalar(sql).fetch_all(conn).await
+}
+
 pub async fn set_admin(conn: &impl Conn, id: i64, is_admin: bool) -> Result<(), crate::db::Error> {
     users::Entity::update_many()
         .col_expr(Column::IsAdmin, Expr::value(i64::from(is_admin)))

@@ -1,0 +1,148 @@
+//! Two requests about one account at the same moment: administrators acting on
+//! each other (an active administrator always remains).
+
+use reqwest::StatusCode;
+
+use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app};
+use quire::accounts;
+
+/// An administrator in a browser of their own.
+struct Admin {
+    id: i64,
+    name: String,
+    client: reqwest::Client,
+    csrf: String,
+}
+
+impl Admin {
+    async fn signed_in(app: &TestApp, name: &str) -> Self {
+        let id = quire::db::query_scalar("SELECT id FROM users WHERE username = $1")
+            .bind(name)
+            .fetch_one(&app.db.read)
+            .await
+            .expect("the user's id");
+        let (client, csrf) = sign_in(&app.address, name, PASSWORD).await;
+        Self {
+            id,
+            name: name.to_owned(),
+            client,
+            csrf,
+        }
+    }
+
+    async fn new(app: &TestApp, name: &str) -> Self {
+        accounts::create_user(&app.db, name, PASSWORD, true)
+            .await
+            .expect("a new administrator");
+        Self::signed_in(app, name).await
+    }
+
+    /// The people page's action `fields` on account `on`: its status.
+    async fn act(&self, app: &TestApp, on: i64, fields: &[(&str, &str)]) -> StatusCode {
+        let mut fields = fields.to_vec();
+        fields.push(("csrf", &self.csrf));
+        self.client
+            .post(format!("{}/admin/users/{on}", app.address))
+            .form(&fields)
+            .send()
+            .await
+            .expect("POST /admin/users/{id}")
+            .status()
+    }
+}
+
+async fn active_admins(app: &TestApp) -> Vec<String> {
+    quire::db::query_scalar(
+        "SELECT username FROM users WHERE is_admin = 1 AND disabled_at IS NULL ORDER BY id",
+    )
+    .fetch_all(&app.db.read)
+    .await
+    .expect("the active administrators")
+}
+
+/// What a request refused by the race may answer: done (303), no longer an
+/// administrator when it arrived (403), or refused inside the write (422).
+fn answered(status: StatusCode) -> bool {
+    matches!(
+        status,
+        StatusCode::SEE_OTHER | StatusCode::FORBIDDEN | StatusCode::UNPROCESSABLE_ENTITY
+    )
+}
+
+async fn both_admins_again(app: &TestApp) {
+    quire::db::query("UPDATE users SET is_admin = 1, disabled_at = NULL")
+        .execute(&app.db.write)
+        .await
+        .expect("both administrators again");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_admins_demoting_each_other_at_once_leave_one_admin() {
+    let app = spawn_app().await;
+    let alice = Admin::signed_in(&app, "alice").await;
+    let bob = Admin::new(&app, "bob").await;
+    for round in 0..50 {
+        let (a, b) = tokio::join!(
+            alice.act(&app, bob.id, &[("action", "demote")]),
+            bob.act(&app, alice.id, &[("action", "demote")]),
+        );
+        assert!(answered(a) && answered(b), "round {round}: {a} {b}");
+        let left = active_admins(&app).await;
+        assert_eq!(left.len(), 1, "round {round}: {a} {b} left {left:?}");
+        both_admins_again(&app).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_admins_disabling_each_other_at_once_leave_one_admin() {
+    let app = spawn_app().await;
+    let mut alice = Admin::signed_in(&app, "alice").await;
+    let mut bob = Admin::new(&app, "bob").await;
+    for round in 0..25 {
+        let (a, b) = tokio::join!(
+            alice.act(&app, bob.id, &[("action", "disable")]),
+            bob.act(&app, alice.id, &[("action", "disable")]),
+        );
+        assert!(answered(a) && answered(b), "round {round}: {a} {b}");
+        let left = active_admins(&app).await;
+        assert_eq!(left.len(), 1, "round {round}: {a} {b} left {left:?}");
+        both_admins_again(&app).await;
+        // Disabling ended the sessions of whoever was disabled.
+        if left[0] == alice.name {
+            bob = Admin::signed_in(&app, "bob").await;
+        } else {
+            alice = Admin::signed_in(&app, "alice").await;
+        }
+    }
+}
+
+/// One deletes the other while being demoted by them: whichever runs second
+/// would take the last administrator away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_admin_deleting_another_who_demotes_them_at_once_leaves_an_admin() {
+    let app = spawn_app().await;
+    let mut keeper = Admin::signed_in(&app, "alice").await;
+    for round in 0..30 {
+        let other = Admin::new(&app, &format!("admin{round}")).await;
+        let heir = keeper.id.to_string();
+        let delete = [("action", "delete"), ("heir", &heir), ("confirm", "yes")];
+        let (a, b) = tokio::join!(
+            keeper.act(&app, other.id, &delete),
+            other.act(&app, keeper.id, &[("action", "demote")]),
+        );
+        assert!(answered(a) && answered(b), "round {round}: {a} {b}");
+        let left = active_admins(&app).await;
+        assert_eq!(left.len(), 1, "round {round}: {a} {b} left {left:?}");
+        // The next round starts again from one administrator, the one left.
+        let loser = if left[0] == keeper.name {
+            other.id
+        } else {
+            std::mem::replace(&mut keeper, other).id
+        };
+        quire::db::query("DELETE FROM users WHERE id = $1")
+            .bind(loser)
+            .execute(&app.db.write)
+            .await
+            .expect("the other account gone");
+    }
+}
