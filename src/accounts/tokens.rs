@@ -54,7 +54,11 @@ pub async fn user_for(db: &Db, token: &str) -> Result<Option<User>, crate::db::E
     let now = now_ms();
     if holder.last_used_at.is_none_or(|t| now - t > 3_600_000) {
         let tx = db.begin_write().await?;
-        stored::mark_used(&*tx, holder.token_id, now).await?;
+        // Looked up on a reader: revoked or deleted with its account since.
+        if !stored::mark_used(&*tx, holder.token_id, now).await? {
+            tx.rollback().await?;
+            return Ok(None);
+        }
         let detail = holder.token_id.to_string();
         audit(&tx, Some(holder.user.id), "token.used", &detail).await?;
         tx.commit().await?;

@@ -48,7 +48,8 @@ mod writer;
 pub use sea_orm::DatabaseTransaction as Transaction;
 pub use sql::{
     Conn, Done, Query, RowQuery, Rows, database_code, database_message, internal, io_error,
-    is_not_found, is_unique_violation, not_found, query, query_as, query_scalar,
+    is_foreign_key_violation, is_not_found, is_unique_violation, not_found, query, query_as,
+    query_scalar,
 };
 pub(crate) use values::from_row;
 pub use values::{Bind, Decode, Error, FromRow, Row};

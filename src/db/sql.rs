@@ -263,3 +263,9 @@ pub fn database_code(err: &Error) -> Option<String> {
 pub fn is_unique_violation(err: &Error) -> bool {
     matches!(driver_error(err), Some(sqlx::Error::Database(db)) if db.is_unique_violation())
 }
+
+/// True when a foreign key refused the row: a row it names is gone (deleted
+/// after the request that wrote it had looked).
+pub fn is_foreign_key_violation(err: &Error) -> bool {
+    matches!(driver_error(err), Some(sqlx::Error::Database(db)) if db.is_foreign_key_violation())
+}

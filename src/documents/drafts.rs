@@ -43,7 +43,17 @@ pub async fn put(
         base_version: base_version.clamp(1, doc.version),
         updated_at: now_ms(),
     };
-    let draft = stored::put(&*tx, doc.seq, actor.user_id, &draft).await?;
+    // The document was read in this write, so a refused key is the account,
+    // deleted since the request was let in.
+    let draft = stored::put(&*tx, doc.seq, actor.user_id, &draft)
+        .await
+        .map_err(|e| {
+            if crate::db::is_foreign_key_violation(&e) {
+                DocError::AccountGone
+            } else {
+                e.into()
+            }
+        })?;
     tx.commit().await?;
     Ok(draft)
 }

@@ -84,6 +84,10 @@ pub enum DocError {
         current: Box<Document>,
         conflict: Box<Conflicted>,
     },
+    /// The account making the change was deleted while its request ran (its
+    /// sign-in was checked before, the write found the account gone).
+    #[error("Your account no longer exists, so nothing was saved.")]
+    AccountGone,
     /// The disk refused the write (full, read-only, failing): nothing was saved.
     #[error("Not saved: {0}, so quire could not write anything; try again later.")]
     Unwritable(&'static str),

@@ -232,5 +232,13 @@ pub(super) async fn create(
         let job = job.clone();
         Box::pin(async move { statements(tx, &job).await })
     });
-    Ok(db.write_grouped(work).await?)
+    // The owner is the only row the new one names that may have gone since the
+    // request was let in: an account deleted meanwhile.
+    db.write_grouped(work).await.map_err(|e| {
+        if crate::db::is_foreign_key_violation(&e) {
+            DocError::AccountGone
+        } else {
+            e.into()
+        }
+    })
 }

@@ -30,6 +30,9 @@ impl ResponseError for ApiError {
     }
     fn error_response(&self) -> HttpResponse {
         let mut res = HttpResponse::build(self.status_code());
+        if self.status_code() == StatusCode::UNAUTHORIZED {
+            res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
         match self {
             Self::Status(_, m) => res.json(ErrorJson { error: m.clone() }),
             Self::Stale { current_version } => res

@@ -115,6 +115,7 @@ pub async fn draft_save(
                 DocError::Unwritable(what) => {
                     format!("Draft not kept: {what}. Your text is still here.")
                 }
+                DocError::AccountGone => format!("Draft not kept. {e}"),
                 _ => {
                     tracing::error!(error = ?e, "keeping a draft failed");
                     "Draft not kept: quire could not store it. Your text is still here.".into()

@@ -53,6 +53,7 @@ pub fn doc_status(err: &DocError) -> StatusCode {
     match err {
         DocError::NotFound => StatusCode::NOT_FOUND,
         DocError::Forbidden => StatusCode::FORBIDDEN,
+        DocError::AccountGone => StatusCode::UNAUTHORIZED,
         DocError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
         DocError::Stale { .. } | DocError::Conflict { .. } => StatusCode::CONFLICT,
         DocError::EmptyTitle | DocError::TitleTooLong { .. } | DocError::Invalid(_) => {
@@ -92,13 +93,14 @@ impl AppError {
                 current,
                 merge: Some(conflict),
             },
-            DocError::TooLarge { .. } | DocError::EmptyTitle | DocError::TitleTooLong { .. } => {
-                Self::Form {
-                    status,
-                    message: err.to_string(),
-                    form,
-                }
-            }
+            DocError::TooLarge { .. }
+            | DocError::EmptyTitle
+            | DocError::TitleTooLong { .. }
+            | DocError::AccountGone => Self::Form {
+                status,
+                message: err.to_string(),
+                form,
+            },
             DocError::Unwritable(what) => Self::Form {
                 status,
                 message: unwritable_text(what),
@@ -227,6 +229,7 @@ mod tests {
             || DocError::EmptyTitle,
             || DocError::TitleTooLong { chars: 201 },
             || DocError::Invalid("no".into()),
+            || DocError::AccountGone,
             || DocError::Unwritable("the disk is full"),
             || DocError::Internal(anyhow::anyhow!("boom")),
         ]

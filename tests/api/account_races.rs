@@ -1,10 +1,11 @@
 //! Two requests about one account at the same moment: administrators acting on
-//! each other (an active administrator always remains).
+//! each other (an active administrator always remains), and a script writing
+//! while its account is deleted (refused as signed out, never a 500).
 
 use reqwest::StatusCode;
 
 use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app};
-use quire::accounts;
+use quire::accounts::{self, people, tokens};
 
 /// An administrator in a browser of their own.
 struct Admin {
@@ -145,4 +146,72 @@ async fn an_admin_deleting_another_who_demotes_them_at_once_leaves_an_admin() {
             .await
             .expect("the other account gone");
     }
+}
+
+/// Scripts create documents with the account's token while an administrator
+/// deletes the account: each create is done (201) or refused as signed out
+/// (401), whichever side of the deletion it falls on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn api_creates_racing_the_deletion_of_their_account_are_never_a_500() {
+    let app = spawn_app().await;
+    let admin = quire::db::accounts::User {
+        id: quire::db::query_scalar("SELECT id FROM users WHERE username = 'alice'")
+            .fetch_one(&app.db.read)
+            .await
+            .expect("the admin's id"),
+        username: "alice".into(),
+        is_admin: true,
+    };
+    let url = format!("{}/api/v1/documents", app.address);
+    let mut seen = std::collections::BTreeMap::<u16, usize>::new();
+    for round in 0..20 {
+        let user = accounts::create_user(&app.db, &format!("script{round}"), PASSWORD, false)
+            .await
+            .expect("the script's account");
+        let token = tokens::create(&app.db, &user, "script")
+            .await
+            .expect("a token");
+        let scripts = (0..6).map(|_| {
+            let (url, token) = (url.clone(), token.clone());
+            tokio::spawn(async move {
+                let client = reqwest::Client::new();
+                let mut statuses = Vec::new();
+                loop {
+                    let status = client
+                        .post(&url)
+                        .bearer_auth(&token)
+                        .json(&serde_json::json!({"title": "From a script", "body": "hello"}))
+                        .send()
+                        .await
+                        .expect("POST /api/v1/documents")
+                        .status();
+                    statuses.push(status);
+                    if status != StatusCode::CREATED || statuses.len() > 200 {
+                        return statuses;
+                    }
+                }
+            })
+        });
+        let scripts: Vec<_> = scripts.collect();
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        people::delete(&app.db, &admin, user.id, admin.id)
+            .await
+            .expect("the account is deleted");
+        for script in scripts {
+            let statuses = script.await.expect("the script ran");
+            for status in &statuses {
+                *seen.entry(status.as_u16()).or_default() += 1;
+            }
+            assert!(
+                statuses
+                    .iter()
+                    .all(|s| matches!(*s, StatusCode::CREATED | StatusCode::UNAUTHORIZED)),
+                "round {round}: {statuses:?}"
+            );
+        }
+    }
+    assert!(
+        seen.contains_key(&201) && seen.contains_key(&401),
+        "{seen:?}"
+    );
 }

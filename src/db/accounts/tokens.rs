@@ -103,11 +103,13 @@ pub async fn holder(ex: &impl Conn, token_hash: &[u8]) -> Result<Option<Holder>,
     )
 }
 
-pub async fn mark_used(conn: &impl Conn, id: i64, now: i64) -> Result<(), crate::db::Error> {
-    api_tokens::Entity::update_many()
+/// False when the token is no longer live (revoked, or gone with its account).
+pub async fn mark_used(conn: &impl Conn, id: i64, now: i64) -> Result<bool, crate::db::Error> {
+    let done = api_tokens::Entity::update_many()
         .col_expr(Column::LastUsedAt, Expr::value(now))
         .filter(Column::Id.eq(id))
+        .filter(Column::RevokedAt.is_null())
         .exec(conn.sea())
         .await?;
-    Ok(())
+    Ok(done.rows_affected == 1)
 }
