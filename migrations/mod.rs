@@ -49,6 +49,7 @@ pub const STEPS: &[Step] = &[
     step!("0014_links"),
     step!("0015_attachments"),
     step!("0016_file_names"),
+    step!("0017_new_drafts"),
 ];
 
 pub struct Migrator;

@@ -119,6 +119,12 @@ pub fn app(cfg: &mut ServiceConfig) {
 fn signed_in(cfg: &mut ServiceConfig) {
     cfg.route("/", get().to(docs::document_list))
         .route("/new", get().to(docs::document_new))
+        .route("/new/draft", post().to(crate::web::new_drafts::save))
+        .route("/new/drafts", get().to(crate::web::new_drafts::offers))
+        .route(
+            "/new/draft/discard",
+            post().to(crate::web::new_drafts::discard),
+        )
         .route("/go", get().to(crate::web::links::follow_link))
         .route("/titles", get().to(crate::web::links::link_suggestions))
         .route("/docs", post().to(docs::document_create))

@@ -2,13 +2,13 @@
 // text, or choosing one with the file button, uploads it to the document and
 // puts its Markdown where the cursor is. Without JavaScript the editor's
 // Attach button sends the file with the text, and the text comes back with the
-// Markdown at its end.
+// Markdown at its end. A new document is saved first, then the files go to it.
 (function () {
   "use strict";
 
   function box(area) {
     var form = area && area.form;
-    return form && form.querySelector("[data-attach]");
+    return form && form.querySelector("[data-attach], [data-attach-new]");
   }
 
   function say(place, kind, text) {
@@ -30,6 +30,7 @@
   function upload(area, files) {
     var place = box(area);
     if (!place) return;
+    if (place.hasAttribute("data-attach-new")) return createThenUpload(area, files, place);
     var csrf = area.form.querySelector('input[name="csrf"]');
     Array.prototype.forEach.call(files, function (file) {
       var sent = new FormData();
@@ -52,6 +53,53 @@
       }).catch(function (err) {
         say(place, "error", "Not attached: " + err.message);
       });
+    });
+  }
+
+  // A file needs a document to belong to: a new one is saved as typed (named
+  // after its first line, or "Untitled", when it has no title yet), its editor
+  // takes this one's place with the text and the cursor where they were, and the
+  // files are attached to it there.
+  function createThenUpload(area, files, place) {
+    var form = area.form;
+    var title = form.querySelector('input[name="title"]');
+    if (title && !title.value.trim()) {
+      title.value = (area.value.split("\n")[0] || "").replace(/^[#>\-*\s]+/, "").slice(0, 120).trim() ||
+        "Untitled";
+    }
+    var given = Array.prototype.slice.call(files);
+    var caret = area.selectionStart;
+    var sent = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === "string") sent.append(name, value);
+    });
+    var csrf = form.querySelector('input[name="csrf"]');
+    say(place, "busy", "Saving the document first, to attach to it…");
+    fetch(form.getAttribute("action"), {
+      method: "POST",
+      body: sent,
+      headers: { "HX-Request": "true", "HX-Target": "main", "X-CSRF-Token": csrf ? csrf.value : "" },
+      credentials: "same-origin"
+    }).then(function (res) {
+      var to = res.headers.get("HX-Location");
+      if (res.redirected) throw new Error("you are signed out; sign in again (copy your text first)");
+      if (!res.ok || !to) throw new Error("the document could not be saved first; press Save to see why");
+      var path = JSON.parse(to).path.split("?")[0];
+      var typed = area.value;
+      return window.htmx.ajax("GET", path + "/edit", { target: "#main", swap: "innerHTML", push: path + "/edit" })
+        .then(function () {
+          var next = document.querySelector("form.editor textarea#body");
+          if (!next) throw new Error("the saved document's editor did not open");
+          if (next.value !== typed) {
+            next.value = typed;
+            next.dispatchEvent(new Event("input", { bubbles: true }));
+          }
+          next.focus();
+          next.setSelectionRange(caret, caret);
+          upload(next, given);
+        });
+    }).catch(function (err) {
+      say(place, "error", "Not attached: " + err.message);
     });
   }
 
@@ -81,7 +129,7 @@
 
   document.addEventListener("change", function (e) {
     var input = e.target;
-    if (!input.matches || !input.matches("[data-attach] input[type=file]")) return;
+    if (!input.matches || !input.matches("[data-attach] input[type=file], [data-attach-new] input[type=file]")) return;
     var area = input.form && input.form.querySelector("textarea#body");
     if (!area || input.files.length === 0) return;
     upload(area, input.files);

@@ -17,6 +17,7 @@ mod id;
 pub mod links;
 mod lists;
 pub mod merge;
+pub mod new_drafts;
 pub mod place;
 mod plain;
 mod prepared;

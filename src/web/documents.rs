@@ -67,6 +67,8 @@ pub struct NewQuery {
     folder: Option<String>,
     /// The title to offer (a link to a document that does not exist yet).
     title: Option<String>,
+    /// An unsaved new document to go on writing (its draft's key).
+    draft: Option<String>,
 }
 
 pub async fn document_new(
@@ -83,7 +85,7 @@ pub async fn document_new(
         .chars()
         .take(200)
         .collect();
-    let form = EditForm {
+    let mut form = EditForm {
         id: None,
         title: title.trim().to_owned(),
         body: String::new(),
@@ -96,7 +98,20 @@ pub async fn document_new(
             }
             .offering(folders),
         ),
+        draft_key: Some(documents::new_drafts::fresh_key()),
     };
+    // Going on with an unsaved new document: its text, under its own key.
+    if let Some(key) = documents::new_drafts::key(query.draft.as_deref())
+        && let Some(d) = documents::new_drafts::find(&state.db, actor(&user), &key).await?
+    {
+        form.title = d.title;
+        form.body = d.body;
+        if let Some(place) = form.place.as_mut() {
+            place.folder = d.folder;
+            place.tags = d.tags;
+        }
+        form.draft_key = Some(key);
+    }
     Ok(pages::fragment(
         StatusCode::OK,
         "New document",
@@ -124,6 +139,10 @@ pub(super) fn submitted(
         version: if id.is_some() { form.version()? } else { 1 },
         cap,
         place: PlaceFields::sent(form.get("folder"), form.get("tags")),
+        draft_key: match id {
+            Some(_) => None,
+            None => documents::new_drafts::key(form.get("draft_key")),
+        },
     })
 }
 
@@ -140,9 +159,16 @@ pub async fn document_create(
         Ok(v) => v,
         Err(e) => return Err(AppError::from_doc(e, mine)),
     };
+    let key = mine.draft_key.clone();
     let doc = documents::create(&state.db, valid, Some(actor(&user)))
         .await
         .map_err(|e| AppError::from_doc(e, mine))?;
+    // The document holds the text now; its draft would only be offered again.
+    if let Some(key) = key
+        && let Err(e) = documents::new_drafts::remove(&state.db, actor(&user), &key).await
+    {
+        tracing::warn!(error = %e, "removing a created document's draft failed");
+    }
     Ok(done(&req, &format!("/d/{}", doc.id), "created", "Created."))
 }
 
@@ -231,6 +257,7 @@ pub async fn document_edit(
             version: d.base_version,
             cap: state.config.max_doc_bytes,
             place,
+            draft_key: None,
         },
         _ => EditForm {
             id: Some(doc.id),
@@ -239,6 +266,7 @@ pub async fn document_edit(
             version: doc.version,
             cap: state.config.max_doc_bytes,
             place,
+            draft_key: None,
         },
     };
     Ok(pages::fragment(

@@ -29,7 +29,7 @@ struct Status<'a> {
 
 /// A status-line fragment. Not a `pages::fragment`: the layout must leave it
 /// alone (no `<title>` for htmx to move into the head).
-fn status(code: StatusCode, class: &str, text: &str, at: Option<i64>) -> HttpResponse {
+pub(super) fn status(code: StatusCode, class: &str, text: &str, at: Option<i64>) -> HttpResponse {
     let html = Status {
         class,
         text,

@@ -248,6 +248,7 @@ mod tests {
                 version: 1,
                 cap: 10,
                 place: None,
+                draft_key: None,
             };
             let in_form = AppError::from_doc(make(), form).status_code();
             let on_button = AppError::from(make()).status_code();

@@ -32,6 +32,7 @@ pub mod list_page;
 pub mod login;
 pub mod metrics;
 pub mod multipart;
+pub mod new_drafts;
 pub mod observe;
 pub mod pages;
 pub mod params;

@@ -62,6 +62,9 @@ pub struct EditForm {
     pub cap: usize,
     /// The folder and tags fields; `None` leaves them out (the save keeps them).
     pub place: Option<PlaceFields>,
+    /// A new document's draft key: its autosave keeps the text under it until the
+    /// document is created (`None` for a document that exists).
+    pub draft_key: Option<String>,
 }
 
 /// Errors carrying a form are logged with their `Debug`: sizes, never the
@@ -367,6 +370,7 @@ mod log_tests {
                 version: 1,
                 cap: 10,
                 place: None,
+                draft_key: None,
             }),
         };
         let logged = format!("{err:?} {err}");

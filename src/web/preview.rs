@@ -58,6 +58,7 @@ pub async fn preview(
         body,
         cap,
         place: super::place_fields::PlaceFields::sent(form.get("folder"), form.get("tags")),
+        draft_key: crate::documents::new_drafts::key(form.get("draft_key")),
     };
     let title = if edit.id.is_some() {
         "Edit document"

@@ -24,6 +24,7 @@ mod list_cache;
 mod listing;
 mod merge;
 mod metrics;
+mod new_drafts;
 mod ownership;
 mod page_cache;
 mod people;

@@ -46,6 +46,7 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("sessions", &["token_hash"], None),
     ("api_tokens", &["id"], Some("id")),
     ("drafts", &["doc_seq", "user_id"], None),
+    ("new_drafts", &["user_id", "key"], None),
     ("attachments", &["hash"], None),
     ("document_files", &["doc_seq", "name"], None),
     ("audit_log", &["id"], Some("id")),

@@ -12,6 +12,7 @@ pub mod files;
 mod html;
 pub mod links;
 pub mod listing;
+pub mod new_drafts;
 pub mod places;
 pub mod renders;
 pub mod revisions;

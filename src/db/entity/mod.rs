@@ -16,6 +16,7 @@ pub mod document_tags;
 pub mod documents;
 pub mod drafts;
 pub mod login_failures;
+pub mod new_drafts;
 pub mod quire_settings;
 pub mod revision_texts;
 pub mod revisions;
@@ -73,6 +74,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(sessions::Entity)?,
         shape(api_tokens::Entity)?,
         shape(drafts::Entity)?,
+        shape(new_drafts::Entity)?,
         shape(audit_log::Entity)?,
         shape(login_failures::Entity)?,
         shape(quire_settings::Entity)?,
