@@ -44,6 +44,13 @@
     });
   }
 
+  // Sort and filter take effect when chosen; their Show button is for pages without
+  // JavaScript.
+  document.addEventListener("change", function (e) {
+    var form = e.target.closest && e.target.closest("form[data-submit-on-change]");
+    if (form && e.target.matches("select")) form.requestSubmit();
+  });
+
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest(".view-switch [data-view]");
     if (!button) return;
@@ -122,6 +129,7 @@
     if (e.detail && e.detail.target && e.detail.target.id === "main") {
       clearFailure();
       kept = edits;
+      saving = false;
     }
   });
 
@@ -266,7 +274,7 @@
 
   function sendLastDraft() {
     var status = document.querySelector("[data-autosave]");
-    if (edits === kept || !status || !navigator.sendBeacon) return;
+    if (saving || edits === kept || !status || !navigator.sendBeacon) return;
     var form = status.closest("form");
     if (!form) return;
     var sent = navigator.sendBeacon(status.getAttribute("data-autosave"),
@@ -288,6 +296,42 @@
     if (document.visibilityState === "hidden") sendLastDraft();
   });
   window.addEventListener("pagehide", sendLastDraft);
+  // Leaving the page (closing the tab, typing an address) keeps the text as a
+  // draft; only when it could not be kept (no connection, or over what a page may
+  // send as it closes) does the browser ask first.
+  window.addEventListener("beforeunload", function (e) {
+    if (saving || !document.querySelector("[data-autosave]")) return;
+    sendLastDraft();
+    if (edits !== kept) { e.preventDefault(); e.returnValue = ""; }
+  });
+
+  // A save waits for an autosave on its way, and no autosave follows it: a draft
+  // that reached the server after the save would offer the text just saved again
+  // (after a merge with someone's save it differs from the document, so it would
+  // look unsaved).
+  var autosaving = false, saving = false, heldSave = null;
+  function isEditorSave(detail) {
+    var elt = detail.elt;
+    return !!(elt && elt.matches && elt.matches("form") && elt.querySelector("[data-autosave]") &&
+      isWrite(detail));
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (isAutosave(e.detail.elt)) {
+      if (saving) { e.preventDefault(); return; }
+      autosaving = true;
+    } else if (isEditorSave(e.detail)) {
+      if (autosaving) { e.preventDefault(); heldSave = e.detail.elt; return; }
+      saving = true;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (isAutosave(e.detail.elt)) {
+      autosaving = false;
+      if (heldSave) { var form = heldSave; heldSave = null; form.requestSubmit(); }
+    } else if (isEditorSave(e.detail) && !e.detail.successful) {
+      saving = false;
+    }
+  });
 
   // Any text in the form that differs from what the page came with.
   function changed(form) {

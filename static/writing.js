@@ -30,7 +30,7 @@
       setTimeout(function () { button.textContent = label; }, 2000);
     }, function () {
       field.select();
-      button.textContent = "Select and copy the link";
+      button.textContent = "Selected: press Ctrl+C to copy";
     });
   });
 
@@ -74,13 +74,18 @@
     return { from: from, to: to, lines: value.slice(from, to).split("\n") };
   }
 
-  // Puts `prefix` before every line the selection touches (or takes it away).
+  // Puts `prefix` before every line the selection touches (or takes it away). With
+  // no selection the caret stays where it was in the text, after the marker, so
+  // what is typed next follows it ("## " then "Goals" is "## Goals").
   function prefixLines(area, prefix) {
     var picked = selectedLines(area), from = picked.from, to = picked.to, lines = picked.lines;
+    var caret = area.selectionStart === area.selectionEnd ? area.selectionStart - from : -1;
     var all = lines.every(function (l) { return l.indexOf(prefix) === 0; });
     var changed = lines.map(function (l) { return all ? l.slice(prefix.length) : prefix + l; }).join("\n");
     area.setSelectionRange(from, to);
-    replaceSelection(area, changed, 0, changed.length);
+    if (caret < 0) return replaceSelection(area, changed, 0, changed.length);
+    var at = all ? Math.max(0, caret - prefix.length) : caret + prefix.length;
+    replaceSelection(area, changed, at, at);
   }
 
   function format(area, kind) {
@@ -115,6 +120,7 @@
   var LIST_ITEM = /^\s*([-*+]|\d+[.)])\s/;
   function indentList(area, outdent) {
     var picked = selectedLines(area), from = picked.from, to = picked.to, lines = picked.lines;
+    if (!lines.some(function (l) { return LIST_ITEM.test(l); })) return false;
     if (!lines.every(function (l) { return LIST_ITEM.test(l) || l.trim() === ""; })) return false;
     var changed = lines.map(function (l) {
       if (!l.trim()) return l;
@@ -126,11 +132,38 @@
     return true;
   }
 
+  // Enter on a list or task item starts the next item (numbered ones count on, a
+  // new task is open); Enter on an item with nothing after its marker ends the list.
+  var ITEM_MARKER = /^(\s*)([-*+]|(\d+)([.)]))(\s+)(\[[ xX]\]\s+)?/;
+  function continueList(area) {
+    if (area.selectionStart !== area.selectionEnd) return false;
+    var at = area.selectionStart, value = area.value;
+    var from = value.lastIndexOf("\n", at - 1) + 1;
+    var end = value.indexOf("\n", at);
+    var line = value.slice(from, end < 0 ? value.length : end);
+    var m = ITEM_MARKER.exec(line);
+    if (!m || at - from < m[0].length) return false;
+    if (!line.slice(m[0].length).trim()) {
+      area.setSelectionRange(from, from + line.length);
+      replaceSelection(area, "", 0, 0);
+      return true;
+    }
+    var marker = m[3] ? String(parseInt(m[3], 10) + 1) + m[4] : m[2];
+    var next = "\n" + m[1] + marker + m[5] + (m[6] ? "[ ] " : "");
+    replaceSelection(area, next, next.length, next.length);
+    return true;
+  }
+
   document.addEventListener("keydown", function (e) {
     var area = e.target;
     if (!area.matches || !area.matches("form.editor textarea[name=body]")) return;
+    if (offering(area)) return;
     if (e.key === "Tab" && !e.ctrlKey && !e.metaKey && !e.altKey) {
       if (indentList(area, e.shiftKey)) e.preventDefault();
+      return;
+    }
+    if (e.key === "Enter" && !e.isComposing && !e.ctrlKey && !e.metaKey && !e.altKey && !e.shiftKey) {
+      if (continueList(area)) e.preventDefault();
       return;
     }
     if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
@@ -233,6 +266,8 @@
       return res.json().catch(function () { return {}; }).then(function (answer) {
         if (!res.ok) throw new Error(answer.error || ("the server answered " + res.status));
         doc.setAttribute("data-version", String(answer.version));
+        var shown = doc.querySelector("[data-shown-version]");
+        if (shown) shown.textContent = "version " + answer.version;
         quire.clearFailure("save");
         quire.show("flash", "ok", box.checked ? "Ticked and saved." : "Unticked and saved.");
       });
@@ -257,6 +292,7 @@
     if (/\]\]|\n|\|/.test(typed) || typed.length > 100) return null;
     return { start: open + 2, text: typed };
   }
+  function offering(area) { var list = suggestions(); return offered.area === area && list && !list.hidden; }
   function hideSuggestions() {
     var list = suggestions();
     if (list) { list.hidden = true; list.innerHTML = ""; }

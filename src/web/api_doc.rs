@@ -166,7 +166,7 @@ struct Field {
 pub async fn docs_page() -> HttpResponse {
     let doc = openapi();
     let page = DocsPage {
-        intro: text(&doc["info"]["description"]),
+        intro: prose(&doc["info"]["description"]),
         version: text(&doc["openapi"]),
         operations: operations(doc),
         schemas: schemas(doc),
@@ -176,6 +176,38 @@ pub async fn docs_page() -> HttpResponse {
 
 fn text(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_owned()
+}
+
+/// A description as HTML: its text escaped, and what it quotes between backticks
+/// shown as code. The template writes it as it is.
+fn prose(v: &Value) -> String {
+    let mut out = String::new();
+    for (i, part) in v.as_str().unwrap_or_default().split('`').enumerate() {
+        let escaped = escape(part);
+        if i % 2 == 1 {
+            out.push_str("<code>");
+            out.push_str(&escaped);
+            out.push_str("</code>");
+        } else {
+            out.push_str(&escaped);
+        }
+    }
+    out
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn operations(doc: &Value) -> Vec<Operation> {
@@ -198,7 +230,7 @@ fn operations(doc: &Value) -> Vec<Operation> {
                     place: text(&p["in"]),
                     kind: kind(&p["schema"]),
                     required: p["required"].as_bool().unwrap_or(false),
-                    description: text(&p["description"]),
+                    description: prose(&p["description"]),
                 })
                 .collect();
             let body = op["requestBody"]["content"]["application/json"]["schema"]
@@ -210,7 +242,7 @@ fn operations(doc: &Value) -> Vec<Operation> {
                 .flatten()
                 .map(|(status, r)| Answer {
                     status: status.clone(),
-                    description: text(&r["description"]),
+                    description: prose(&r["description"]),
                     body: r["content"]["application/json"]["schema"]
                         .as_object()
                         .map(|_| kind(&r["content"]["application/json"]["schema"])),
@@ -224,7 +256,7 @@ fn operations(doc: &Value) -> Vec<Operation> {
                 anchor: text(&op["operationId"]),
                 method: method.to_uppercase(),
                 path: path.clone(),
-                summary: text(&op["summary"]),
+                summary: prose(&op["summary"]),
                 params,
                 body,
                 responses,
@@ -255,12 +287,12 @@ fn schemas(doc: &Value) -> Vec<Schema> {
                     place: String::new(),
                     kind: kind(p),
                     required: required.contains(&field.as_str()),
-                    description: text(&p["description"]),
+                    description: prose(&p["description"]),
                 })
                 .collect();
             Schema {
                 name: name.clone(),
-                description: text(&s["description"]),
+                description: prose(&s["description"]),
                 fields,
             }
         })

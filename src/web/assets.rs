@@ -23,7 +23,7 @@ impl Asset {
 pub fn all() -> &'static [Asset] {
     static ASSETS: OnceLock<Vec<Asset>> = OnceLock::new();
     ASSETS.get_or_init(|| {
-        let files: [(&str, &str, &[u8]); 6] = [
+        let files: [(&str, &str, &[u8]); 7] = [
             (
                 "style.css",
                 "text/css; charset=utf-8",
@@ -38,6 +38,11 @@ pub fn all() -> &'static [Asset] {
                 "writing.js",
                 "text/javascript; charset=utf-8",
                 include_bytes!("../../static/writing.js"),
+            ),
+            (
+                "search.js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../../static/search.js"),
             ),
             (
                 "attach.js",

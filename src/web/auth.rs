@@ -134,12 +134,30 @@ pub async fn browser(
             Err(e) => Some(e),
         }
     };
-    let mut res = match refusal {
-        Some(err) => {
+    // A plain form save without any session cookie is answered with the sign-in
+    // form and its text, not a bare refusal (`resume`).
+    let resumable = matches!(refusal, Some(AppError::Forbidden(_)))
+        && session_csrf.is_none()
+        && super::resume::applies(&req)
+        && from_here(&req);
+    let resume_page = if resumable {
+        req.extensions()
+            .get::<FormData>()
+            .map(|form| super::resume::without_session(&req, form))
+    } else {
+        None
+    };
+    let mut res = match (refusal, resume_page) {
+        (Some(_), Some(page)) => {
+            let response = super::csrf::render_with(csrf, || page.response());
+            let (http_req, _) = req.into_parts();
+            ServiceResponse::new(http_req, response)
+        }
+        (Some(err), None) => {
             let (http_req, _) = req.into_parts();
             ServiceResponse::new(http_req, err.error_response())
         }
-        None => super::csrf::scope(csrf, next.call(req))
+        (None, _) => super::csrf::scope(csrf, next.call(req))
             .await?
             .map_into_boxed_body(),
     };
@@ -149,6 +167,33 @@ pub async fn browser(
         res.response_mut().add_cookie(&c)?;
     }
     Ok(res)
+}
+
+/// True when the browser says the request comes from a page of this same site (its
+/// `Origin` names the host it was sent to). A save from another site's page must not
+/// be offered for saving after a sign-in: its text is not the user's.
+fn from_here(req: &ServiceRequest) -> bool {
+    // A page of another site cannot set the forwarded-host headers a proxy adds, so
+    // the host as a proxy passes it on is as good as the Host header here.
+    let Some(origin) = req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let Some((_, origin_host)) = origin.split_once("://") else {
+        return false;
+    };
+    let direct = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok());
+    let info = req.connection_info();
+    [direct, Some(info.host())]
+        .into_iter()
+        .flatten()
+        .any(|host| origin_host.eq_ignore_ascii_case(host))
 }
 
 /// The API takes bearer tokens only: cookies are ignored, so a page on another

@@ -61,23 +61,44 @@ pub fn applies(req: &ServiceRequest) -> bool {
     save && req.method() == Method::POST && !req.headers().contains_key("hx-request")
 }
 
+/// The sign-in form that carries every field of `form` back to where it was sent.
+pub fn ask(
+    req: &ServiceRequest,
+    form: &FormData,
+    status: StatusCode,
+    error: Option<String>,
+) -> SignInToSave {
+    SignInToSave {
+        status,
+        action: req.path().to_owned(),
+        pending: form
+            .iter()
+            .filter(|(name, _)| ![CSRF_FIELD, USERNAME, PASSWORD].contains(name))
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect(),
+        username: form.get(USERNAME).unwrap_or_default().to_owned(),
+        title: form.get("title").unwrap_or_default().to_owned(),
+        body: form.get("body").unwrap_or_default().to_owned(),
+        error,
+    }
+}
+
+/// A plain form save that came with no session cookie at all (signed out in
+/// another tab, or the browser dropped its cookies): its token cannot be checked,
+/// so it is not saved, but its text comes back in the sign-in form, which carries
+/// a token of this browser's own. Signing in there saves it.
+pub fn without_session(req: &ServiceRequest, form: &FormData) -> SignInToSave {
+    ask(req, form, StatusCode::UNAUTHORIZED, Some(SIGNED_OUT.into()))
+}
+
+const SIGNED_OUT: &str = "You are not signed in here (signed out in another tab, or the browser \
+     dropped its cookies), so this save did not reach your documents. Nothing is lost: sign in \
+     here and quire saves your text.";
+
 /// Signs in with the form's sign-in fields, or asks for them (again).
 pub async fn sign_in(state: &AppState, req: &ServiceRequest, form: &FormData) -> Outcome {
-    let ask = |status: StatusCode, error: Option<String>| {
-        Outcome::Ask(SignInToSave {
-            status,
-            action: req.path().to_owned(),
-            pending: form
-                .iter()
-                .filter(|(name, _)| ![CSRF_FIELD, USERNAME, PASSWORD].contains(name))
-                .map(|(name, value)| (name.to_owned(), value.to_owned()))
-                .collect(),
-            username: form.get(USERNAME).unwrap_or_default().to_owned(),
-            title: form.get("title").unwrap_or_default().to_owned(),
-            body: form.get("body").unwrap_or_default().to_owned(),
-            error,
-        })
-    };
+    let ask =
+        |status: StatusCode, error: Option<String>| Outcome::Ask(ask(req, form, status, error));
     let (Some(username), Some(password)) = (form.get(USERNAME), form.get(PASSWORD)) else {
         return ask(StatusCode::UNAUTHORIZED, None);
     };

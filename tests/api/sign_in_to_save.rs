@@ -148,3 +148,63 @@ async fn an_htmx_save_keeps_its_redirect_and_other_forms_are_not_a_way_in() {
     let (status, _) = app.get_text("/").await;
     assert_eq!(status, StatusCode::SEE_OTHER);
 }
+
+#[tokio::test]
+async fn a_plain_save_with_no_session_cookie_at_all_comes_back_with_the_text_to_sign_in() {
+    let app = spawn_app().await;
+    let id = app.create_document("Minutes", "first draft").await;
+    // A browser that lost every cookie (signed out in another tab, or cleared),
+    // sending the form of a page it still shows, from quire's own page.
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .cookie_store(true)
+        .build()
+        .unwrap();
+    let form = [
+        ("title", "Minutes"),
+        ("body", TEXT),
+        ("version", "1"),
+        ("csrf", app.csrf.as_str()),
+    ];
+    let res = browser
+        .post(format!("{}/d/{id}", app.address))
+        .header("Origin", &app.address)
+        .form(&form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    let page = res.text().await.unwrap();
+    assert!(page.contains("Sign in to save"), "{page}");
+    assert!(page.contains("not signed in"), "{page}");
+    assert_eq!(textareas(&page), vec![TEXT.to_owned()]);
+    let mut fields = hidden_fields(&page);
+    assert_eq!(field(&fields, "body"), Some(TEXT));
+    // Signing in on that page saves the text, as a version after the one it was based on.
+    fields.push(("sign_in_username".into(), "alice".into()));
+    fields.push(("sign_in_password".into(), PASSWORD.into()));
+    let res = browser
+        .post(format!("{}/d/{id}", app.address))
+        .header("Origin", &app.address)
+        .form(&fields)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let (_, page) = app.get_text(&format!("/d/{id}/edit")).await;
+    assert_eq!(textareas(&page), vec![TEXT.to_owned()]);
+
+    // The same post from another site's page is refused as before: its text is
+    // not the user's to save.
+    for origin in ["https://evil.example", "null"] {
+        let res = reqwest::Client::new()
+            .post(format!("{}/d/{id}", app.address))
+            .header("Origin", origin)
+            .form(&form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::FORBIDDEN, "{origin}");
+        assert!(!res.text().await.unwrap().contains("Sign in to save"));
+    }
+}

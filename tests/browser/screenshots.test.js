@@ -1,7 +1,7 @@
 // Screenshots of every main page at desktop and phone sizes, light and dark, saved
 // under $QUIRE_SCREENSHOTS for people to look at. Each shot also checks what a
-// person would see wrong at a glance: a page wider than the phone, or a dark
-// scheme that is not dark.
+// person would see wrong at a glance: a page wider than the phone, things that
+// cover each other, or a dark scheme that is not dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, stat } from 'node:fs/promises';
@@ -38,6 +38,40 @@ function luminance(rgb) {
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
 
+/**
+ * Pairs of visible things a person reads or clicks (links, buttons, fields,
+ * headings, tags) whose boxes cover each other, line box by line box, so a link
+ * that wraps is not taken for a block. Rendered text and code are left out.
+ */
+function overlaps(page) {
+  return page.evaluate(() => {
+    const shown = (el) => {
+      const s = getComputedStyle(el);
+      const folded = el.closest('details:not([open])') && !el.closest('summary');
+      return !folded && s.visibility !== 'hidden' &&
+        !el.closest('[hidden], .visually-hidden, .skip, .prose, #preview');
+    };
+    const els = [...document.querySelectorAll('a, button, input, select, textarea, h1, h2, h3, summary, .tag, .banner')]
+      .filter(shown)
+      .map((el) => ({ el, boxes: [...el.getClientRects()].filter((r) => r.width > 1 && r.height > 1) }))
+      .filter((x) => x.boxes.length > 0);
+    const name = (el) => `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}` +
+      ` "${(el.textContent || el.value || '').trim().slice(0, 20)}"`;
+    const found = [];
+    for (let i = 0; i < els.length; i += 1) {
+      for (let j = i + 1; j < els.length; j += 1) {
+        const a = els[i], b = els[j];
+        if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+        const hit = a.boxes.some((r) => b.boxes.some((q) =>
+          Math.min(r.right, q.right) - Math.max(r.left, q.left) > 2 &&
+          Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > 2));
+        if (hit) found.push(`${name(a.el)} and ${name(b.el)}`);
+      }
+    }
+    return found.slice(0, 5);
+  });
+}
+
 const sizes = { desktop: DESKTOP, phone: PHONE };
 
 for (const [size, viewport] of Object.entries(sizes)) {
@@ -60,6 +94,7 @@ for (const [size, viewport] of Object.entries(sizes)) {
           background: getComputedStyle(document.body).backgroundColor,
         }));
         if (look.overflow > 1) problems.push(`${name}: ${look.overflow}px wider than the screen`);
+        for (const clash of await overlaps(page)) problems.push(`${name}: ${clash} overlap`);
         const light = luminance(look.background) > 0.5;
         if (light !== (colorScheme === 'light')) {
           problems.push(`${name}: background ${look.background} in the ${colorScheme} scheme`);
