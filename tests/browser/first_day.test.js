@@ -246,3 +246,34 @@ test('an image pasted into a new document saves it first, then attaches at the c
   await page.locator('.prose img[alt="wall.png"]').waitFor();
   await ctx.close();
 });
+
+test('a save made while an autosave is on its way leaves no stale draft, also after a merge', async () => {
+  const { ctx, page } = await signedIn();
+  const title = unique('Two tabs');
+  const path = await createDocument(page, title, 'one\ntwo\nthree');
+  const other = await ctx.newPage();
+  await other.goto(`${path}/edit`);
+  await page.goto(`${path}/edit`);
+  await editorBody(page).fill('ONE\ntwo\nthree');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+
+  // The other tab's autosave is slow to arrive; its Save is pressed meanwhile.
+  await other.route('**/draft', async (route) => {
+    if (route.request().method() === 'POST') await new Promise((done) => setTimeout(done, 1500));
+    await route.continue();
+  });
+  const autosave = other.waitForRequest((r) => r.url().endsWith('/draft') && r.method() === 'POST');
+  await editorBody(other).fill('one\ntwo\nTHREE');
+  await autosave;
+  await other.getByRole('button', { name: 'Save' }).click();
+  await other.getByRole('heading', { level: 1, name: title }).waitFor();
+  assert.match(await other.locator('article.document .prose').innerText(), /ONE\s+two\s+THREE/);
+  await other.waitForTimeout(2000);
+  await other.reload();
+  await other.waitForLoadState('networkidle');
+  assert.equal(await other.locator('#draft-open').count(), 0, 'a stale draft is offered');
+  await other.goto(`${path}/edit`);
+  assert.equal(await other.locator('#draft-offer').count(), 0, 'the editor offers a stale draft');
+  await ctx.close();
+});
