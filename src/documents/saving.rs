@@ -96,6 +96,19 @@ pub async fn save(
     Ok(saved)
 }
 
+/// `current` with the name of who saved it, for the page that shows the user's
+/// save beside it.
+async fn with_saver(
+    tx: &mut crate::db::WriteTx,
+    current: &Document,
+) -> Result<Box<Document>, DocError> {
+    let mut doc = current.clone();
+    doc.saved_by = revisions::find(&**tx, doc.seq, doc.version)
+        .await?
+        .and_then(|r| r.author);
+    Ok(Box::new(doc))
+}
+
 /// The user's text merged with what was saved since `base`, or why it cannot be.
 async fn merge_onto(
     tx: &mut crate::db::WriteTx,
@@ -104,14 +117,15 @@ async fn merge_onto(
     mine: &Valid,
     cap: usize,
 ) -> Result<Valid, DocError> {
-    let stale = || DocError::Stale {
-        current: Box::new(current.clone()),
-    };
     if base > current.version {
-        return Err(stale());
+        return Err(DocError::Stale {
+            current: with_saver(tx, current).await?,
+        });
     }
     let Some(base_rev) = revisions::find(&**tx, current.seq, base).await? else {
-        return Err(stale());
+        return Err(DocError::Stale {
+            current: with_saver(tx, current).await?,
+        });
     };
     let base_text = revisions::text(&**tx, current.seq, &base_rev.text_hash).await?;
     let merge = merge::merge(&base_text, &current.body, &mine.body);
@@ -137,7 +151,7 @@ async fn merge_onto(
             })
         }
         title => Err(DocError::Conflict {
-            current: Box::new(current.clone()),
+            current: with_saver(tx, current).await?,
             conflict: Box::new(Conflicted {
                 base,
                 merge,

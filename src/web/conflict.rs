@@ -31,6 +31,8 @@ pub struct ConflictPartial<'a> {
     pub current: DocView,
     pub current_body: &'a str,
     pub merge: Option<MergeView>,
+    /// Who saved the version the user's save met ("Someone" when not known).
+    pub saved_by: &'a str,
 }
 
 pub fn page(mine: &EditForm, current: &Document, merge: Option<&Conflicted>) -> HttpResponse {
@@ -70,6 +72,7 @@ pub fn page(mine: &EditForm, current: &Document, merge: Option<&Conflicted>) -> 
             current: DocView::from(current),
             current_body: &current.body,
             merge,
+            saved_by: current.saved_by.as_deref().unwrap_or("Someone"),
         },
     )
 }

@@ -110,6 +110,8 @@ async fn overlapping_edits_show_the_merge_view_with_both_texts_and_write_nothing
     assert_eq!(res.status(), StatusCode::CONFLICT);
     let html = res.text().await.unwrap();
     assert!(html.contains("Conflict 1 of 1"), "{html}");
+    // The page names who saved meanwhile.
+    assert!(html.contains("bob saved “Plan”"), "{html}");
     let areas = textareas(&html);
     let merged = "ONE\ntwo\nthree\n<<<<<<< your text\nfour, as alice wrote it\n=======\n\
                   four, as bob wrote it\n>>>>>>> version 2\nfive\nsix\nSEVEN\n";

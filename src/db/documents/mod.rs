@@ -58,6 +58,8 @@ pub struct Document {
     pub tags: Vec<String>,
     /// Whether another document links to it, where the query looked.
     pub linked: bool,
+    /// Who saved this version, where the query looked (a stale save's page names them).
+    pub saved_by: Option<String>,
 }
 
 impl crate::db::FromRow for Document {
@@ -91,6 +93,7 @@ impl crate::db::FromRow for Document {
             folder: row.get_or_default("folder")?,
             tags: tags_from_json(&row.get_or_default::<String>("tags")?),
             linked: row.get_or_default::<i64>("linked")? != 0,
+            saved_by: row.get_or_default("saved_by")?,
         })
     }
 }
