@@ -128,6 +128,7 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/go", get().to(crate::web::links::follow_link))
         .route("/titles", get().to(crate::web::links::link_suggestions))
         .route("/docs", post().to(docs::document_create))
+        .route("/selection", post().to(crate::web::selection::apply))
         .route("/preview", post().to(crate::web::preview::preview))
         .route("/d", get().to(docs::document_index))
         .route("/d/{id}", post().to(docs::document_update))

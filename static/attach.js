@@ -85,6 +85,9 @@
       if (res.redirected) throw new Error("you are signed out; sign in again (copy your text first)");
       if (!res.ok || !to) throw new Error("the document could not be saved first; press Save to see why");
       var path = JSON.parse(to).path.split("?")[0];
+      // The document holds the text now: nothing of this page is kept as a draft.
+      var autosave = form.querySelector("[data-autosave]");
+      if (autosave) autosave.remove();
       var typed = area.value;
       return window.htmx.ajax("GET", path + "/edit", { target: "#main", swap: "innerHTML", push: path + "/edit" })
         .then(function () {

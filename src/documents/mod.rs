@@ -29,6 +29,7 @@ mod search;
 mod search_pg;
 mod search_query;
 pub mod search_scope;
+pub mod selection;
 mod snippet;
 mod tasks;
 

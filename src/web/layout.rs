@@ -64,6 +64,9 @@ fn flash(query: &str) -> Option<&'static str> {
         "restored" => "Restored from the trash.",
         "emptied" => "The trash is empty.",
         "folder-renamed" => super::folders::FOLDER_RENAMED,
+        "chosen-moved" => super::selection::CHOSEN_MOVED,
+        "chosen-tagged" => super::selection::CHOSEN_TAGGED,
+        "chosen-trashed" => super::selection::CHOSEN_TRASHED,
         "signed-out" => "Signed out.",
         _ => return None,
     })

@@ -40,6 +40,7 @@ mod place_fields;
 pub mod preview;
 pub mod resume;
 pub mod search;
+pub mod selection;
 pub mod session;
 pub mod setup;
 pub mod sharing;

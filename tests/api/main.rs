@@ -36,6 +36,7 @@ mod schema;
 mod search;
 mod search_queue;
 mod search_snippets;
+mod selection;
 mod sign_in_abuse;
 mod sign_in_to_save;
 mod slow_clients;

@@ -277,3 +277,21 @@ test('a save made while an autosave is on its way leaves no stale draft, also af
   assert.equal(await other.locator('#draft-offer').count(), 0, 'the editor offers a stale draft');
   await ctx.close();
 });
+
+test('several documents ticked in the list are tagged together, without JavaScript too', async () => {
+  for (const javaScriptEnabled of [true, false]) {
+    const { ctx, page } = await signedIn({ javaScriptEnabled });
+    const folder = `Chosen${process.pid}${javaScriptEnabled ? 'js' : 'plain'}`;
+    const titles = [unique('Chosen one'), unique('Chosen two')];
+    for (const title of titles) await createPlaced(page, title, folder, '');
+    await page.goto(`/?folder=${folder}`);
+    for (const title of titles) await page.getByRole('checkbox', { name: `Choose “${title}”` }).check();
+    await page.getByLabel('Do', { exact: true }).selectOption('tag');
+    await page.getByRole('group', { name: 'With the chosen documents' }).getByLabel('Tags').fill('chosen-together');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('The tags were added to the chosen documents.').waitFor();
+    const rows = page.locator('ol.docs > li', { has: page.locator('a.tag', { hasText: 'chosen-together' }) });
+    assert.equal(await rows.count(), 2);
+    await ctx.close();
+  }
+});
