@@ -50,6 +50,7 @@ pub const STEPS: &[Step] = &[
     step!("0015_attachments"),
     step!("0016_file_names"),
     step!("0017_new_drafts"),
+    step!("0018_link_ends"),
 ];
 
 pub struct Migrator;

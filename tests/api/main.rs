@@ -19,6 +19,7 @@ mod import_yields;
 mod input_sizes;
 mod instances;
 mod json_api;
+mod link_secrecy;
 mod links;
 mod list_cache;
 mod listing;

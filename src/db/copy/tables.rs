@@ -22,11 +22,12 @@ pub struct Table {
 /// its configuration at every start, the record of schema steps (`seaql_migrations`,
 /// and `_sqlx_migrations` from older releases) is each engine's own, and SQLite's
 /// `search_queue` is indexing work the target makes for itself as rows arrive;
-/// `document_tags` and `document_links` are made by the target's triggers from
-/// each document's tags and links (a link waiting for a title is taken by the
-/// first document copied with it; one that followed a renamed document is
+/// `document_tags`, `document_links` and `document_link_ends` are made by the
+/// target's triggers from each document's tags and links (a link may lead to
+/// each document copied with its title; one that followed a renamed document is
 /// resolved again by title).
 pub const NOT_COPIED: &[&str] = &[
+    "document_link_ends",
     "document_links",
     "document_tags",
     "quire_settings",

@@ -59,11 +59,12 @@ pub(crate) fn access_for(viewer_expr: &str) -> String {
     )
 }
 
-/// `linked`: whether another document links to `doc` (`Document::linked`), so
-/// that a page without backlinks asks nothing more.
+/// `linked`: whether another document has a link that may lead to `doc`, for
+/// some reader (`Document::linked`), so that a page without backlinks asks
+/// nothing more.
 fn linked_column(doc: &str) -> String {
     format!(
-        "CAST(CASE WHEN EXISTS (SELECT 1 FROM document_links AS l
+        "CAST(CASE WHEN EXISTS (SELECT 1 FROM document_link_ends AS l
                                 WHERE l.to_seq = {doc}.seq AND l.from_seq <> {doc}.seq)
                    THEN 1 ELSE 0 END AS BIGINT) AS linked"
     )

@@ -1,11 +1,15 @@
 //! Links between documents. The renderer writes `[[Title]]` as an anchor that
 //! starts with `LINK_OPEN` and the link's target; the page's targets go into
-//! `documents.links` with the page, and triggers (migration 0014) keep
-//! `document_links` from it: one row per target, with the document it was
-//! resolved to when it was written (by title, or folder and title). A rename
-//! keeps the row, so the link follows the document; a link waiting for a
-//! title is resolved when a document takes it. Who may see what is decided
-//! when a page is read (`outgoing`, `incoming`), never here.
+//! `documents.links` with the page, and triggers (migrations 0014, 0018) keep
+//! `document_links` from it, one row per target, and `document_link_ends`:
+//! each document that has had that title (or folder and title) while the link
+//! existed, whoever may read it. A rename keeps the row, so the link follows
+//! the document; a document given the title later is added.
+//!
+//! Where a link leads is decided when a page is read, for its reader alone
+//! (`outgoing`, `incoming`): the first of those documents they may read, the
+//! linking document's owner's first, then the oldest. A title is a secret too,
+//! so nothing a reader sees depends on a document they may not read.
 
 use super::access;
 use crate::db::Conn;
@@ -40,19 +44,32 @@ pub fn targets(html: &str) -> Vec<String> {
     out
 }
 
+/// The order in which the documents a link may lead to are tried, `doc` one of
+/// them and `from` the linking document: the linking document's owner's
+/// first, then the oldest. Where two documents share a title, this decides.
+fn rank(doc: &str, from: &str) -> String {
+    format!("CASE WHEN {doc}.owner_id = {from}.owner_id THEN 0 ELSE 1 END, {doc}.seq")
+}
+
 /// Each link of document `seq`'s page: its target key, and the id of the
-/// document it leads to when `viewer` may read that one and it is not in
-/// the trash.
+/// document it leads `viewer` to: the first (`rank`) of those it may lead to
+/// that they may read and that is not in the trash. No other document counts.
 pub async fn outgoing(
     ex: &impl Conn,
     seq: i64,
     viewer: Option<i64>,
 ) -> Result<Vec<(String, Option<String>)>, crate::db::Error> {
     crate::db::query_as(format!(
-        "SELECT l.target, d.id FROM document_links AS l
-         LEFT JOIN documents AS d ON d.seq = l.to_seq AND d.deleted_at IS NULL AND {}
-         WHERE l.from_seq = $2",
-        access::visible("$1")
+        "SELECT l.target,
+                (SELECT d.id FROM document_link_ends AS h
+                   JOIN documents AS d ON d.seq = h.to_seq
+                   JOIN documents AS f ON f.seq = h.from_seq
+                  WHERE h.from_seq = l.from_seq AND h.target = l.target
+                    AND d.deleted_at IS NULL AND {visible}
+                  ORDER BY {rank} LIMIT 1)
+         FROM document_links AS l WHERE l.from_seq = $2",
+        visible = access::visible("$1"),
+        rank = rank("d", "f"),
     ))
     .bind(viewer)
     .bind(seq)
@@ -60,20 +77,37 @@ pub async fn outgoing(
     .await
 }
 
-/// The documents `viewer` may read that link to document `seq`, by title: id
-/// and title each, at most `limit`.
+/// The documents `viewer` may read that link to document `seq` (by title):
+/// those with a link that leads `viewer` there, as `outgoing` shows it (no
+/// document they may read and ranked before `seq` takes it): id and title
+/// each, at most `limit`.
 pub async fn incoming(
     ex: &impl Conn,
     seq: i64,
     viewer: Option<i64>,
     limit: i64,
 ) -> Result<Vec<(String, String)>, crate::db::Error> {
+    // `access::visible` names the document it looks at `d`: the linking
+    // document outside, each other document the link may lead to inside.
+    // Driven by `seq`'s backlink rows (`h`), not by every document.
     crate::db::query_as(format!(
-        "SELECT d.id, d.title FROM document_links AS l
-         JOIN documents AS d ON d.seq = l.from_seq
-         WHERE l.to_seq = $2 AND d.seq <> $2 AND d.deleted_at IS NULL AND {}
+        "SELECT d.id, d.title FROM documents AS d
+         WHERE d.seq <> $2 AND d.deleted_at IS NULL AND {visible}
+           AND d.seq IN (
+             SELECT h.from_seq FROM document_link_ends AS h
+             WHERE h.to_seq = $2
+               AND NOT EXISTS (
+                 SELECT 1 FROM document_link_ends AS o
+                 JOIN documents AS d ON d.seq = o.to_seq
+                 JOIN documents AS f ON f.seq = o.from_seq
+                 JOIN documents AS me ON me.seq = $2
+                 WHERE o.from_seq = h.from_seq AND o.target = h.target AND o.to_seq <> $2
+                   AND d.deleted_at IS NULL AND {visible}
+                   AND ({before}) < ({me})))
          ORDER BY lower(d.title), d.id LIMIT $3",
-        access::visible("$1")
+        visible = access::visible("$1"),
+        before = rank("d", "f"),
+        me = rank("me", "f"),
     ))
     .bind(viewer)
     .bind(seq)

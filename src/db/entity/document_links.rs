@@ -11,7 +11,7 @@ pub struct Model {
     /// The link's key: a title, or a folder and a title, lower-case.
     #[sea_orm(primary_key, auto_increment = false)]
     pub target: String,
-    /// The document the key named when the link was written; NULL while none does.
+    /// No longer used (NULL): where a link may lead is `document_link_ends`.
     pub to_seq: Option<i64>,
 }
 

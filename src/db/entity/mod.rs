@@ -10,6 +10,7 @@ pub mod api_tokens;
 pub mod attachments;
 pub mod audit_log;
 pub mod document_files;
+pub mod document_link_ends;
 pub mod document_links;
 pub mod document_shares;
 pub mod document_tags;
@@ -69,6 +70,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(document_shares::Entity)?,
         shape(document_tags::Entity)?,
         shape(document_links::Entity)?,
+        shape(document_link_ends::Entity)?,
         shape(attachments::Entity)?,
         shape(document_files::Entity)?,
         shape(sessions::Entity)?,
