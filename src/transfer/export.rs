@@ -1,6 +1,7 @@
 //! `quire export`: every live document the viewer may read as
 //! `documents/<folder>/<title>-<id>.md` (or the name of the file it was
-//! imported from) with front matter, optionally every revision as
+//! imported from; names escaped where a zip or a file system would not keep
+//! them, `names::escape`) with front matter, optionally every revision as
 //! `history/<id>/<rev>.md`, each document's files under `attachments/` (each
 //! distinct content once), and `manifest.json` with counts, SHA-256 checksums
 //! and which file is whose. The same data gives the same zip, byte for byte:
@@ -15,6 +16,7 @@ use sha2::{Digest, Sha256};
 use zip::write::SimpleFileOptions;
 
 use super::frontmatter::{quoted, write};
+use super::names::{escape, escape_path};
 use super::{FORMAT, MANIFEST, Manifest, ManifestAttachment, ManifestFile, format_time, hex};
 use crate::db::Db;
 use crate::db::documents::files::{self, DocFile};
@@ -69,13 +71,10 @@ impl Placed {
         if let Some(path) = self.by_hash.get(hash) {
             return (path.clone(), false);
         }
-        let base = base_name(name);
+        let base = escape(&base_name(name)).into_owned();
         let short = hex(&hash[..hash.len().min(4)]);
         let mut tries = Vec::with_capacity(3);
-        if !base.starts_with('.') {
-            // A hidden name would be passed over by an import.
-            tries.push(format!("attachments/{base}"));
-        }
+        tries.push(format!("attachments/{base}"));
         tries.push(format!("attachments/{short}-{base}"));
         tries.push(format!("attachments/{}-{base}", hex(hash)));
         let mut n = 2;
@@ -269,10 +268,10 @@ fn write_zip<W: Write + Seek>(
 fn file_name(doc: &DumpDoc, used: &mut HashSet<String>) -> String {
     let dir = match doc.folder.as_str() {
         "" => "documents".to_owned(),
-        folder => format!("documents/{folder}"),
+        folder => format!("documents/{}", escape_path(folder)),
     };
     if let Some(name) = &doc.file_name {
-        let path = format!("{dir}/{name}");
+        let path = format!("{dir}/{}", escape(name));
         if used.insert(path.clone()) {
             return path;
         }

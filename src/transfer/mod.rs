@@ -7,6 +7,7 @@ pub mod cli;
 pub mod export;
 pub mod frontmatter;
 pub mod import;
+mod names;
 mod source;
 
 pub use export::{ExportReport, export};

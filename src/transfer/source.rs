@@ -54,17 +54,47 @@ pub struct Listing {
     /// A quire export's attached files, by document id: (the name the
     /// document gives the file, the file's name in the export).
     pub attachments: HashMap<String, Vec<(String, String)>>,
-    /// Files that cannot be used (names a zip may not hold, hidden files).
+    /// Hidden files that are not text (tools' data).
     pub ignored: usize,
-    /// Files left out while listing (symbolic links, names that are not UTF-8),
-    /// with why.
+    /// Files left out while listing (hidden notes, symbolic links, names that
+    /// are not UTF-8 or lead out of a zip), with why.
     pub skipped: Vec<(String, String)>,
     /// What the user should know about files that were imported anyway.
     pub notes: Vec<String>,
 }
 
+const HIDDEN: &str = "it is hidden (a folder or file in its path starts with a dot), and \
+                      quire leaves hidden files out: tools keep their data there (.obsidian, \
+                      .git, .trash)";
+const NOT_UTF8: &str = "its name could not be read as text; rename it and import again";
+const LEADS_OUT: &str = "its name leads out of the zip (an absolute path, or `..` above its \
+                         top) or holds a NUL; quire never imports such a name";
+
 fn is_hidden(name: &str) -> bool {
     name.split('/').any(|p| p.starts_with('.'))
+}
+
+/// A zip entry's name as a path inside the import (`/`-separated, without
+/// `.` and empty parts, `..` worked out), or `None` when it is absolute or
+/// leads out. quire never writes an entry to disk under its name, so a colon
+/// or a leading dot is just part of a name (a zip library's own check reads
+/// `x: y` as a drive letter).
+fn entry_name(raw: &str) -> Option<String> {
+    let raw = raw.replace('\\', "/");
+    if raw.starts_with('/') || raw.contains('\0') {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for part in raw.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 pub fn is_text(name: &str) -> bool {
@@ -91,104 +121,102 @@ impl Listing {
         let mut skipped = Vec::new();
         let mut notes = Vec::new();
         let mut hidden = Vec::new();
-        let (place, names, others, ignored, manifest) = if meta.is_dir() {
+        // Every file but the manifest, with its zip entry index (0 in a folder).
+        let (place, found, manifest) = if meta.is_dir() {
             let real_root = path
                 .canonicalize()
                 .with_context(|| format!("reading {}", path.display()))?;
+            let manifest = std::fs::read(path.join(MANIFEST)).ok();
             let mut walk = Walk {
                 root: path.to_owned(),
                 seen: HashSet::from([real_root.clone()]),
                 real_root: real_root.clone(),
                 follow: follow_symlinks,
-                names: Vec::new(),
-                others: Vec::new(),
+                export: manifest.is_some(),
+                found: Vec::new(),
                 skipped: Vec::new(),
             };
             walk.folder(path)?;
             skipped = walk.skipped;
-            let manifest = std::fs::read(path.join(MANIFEST)).ok();
-            let names = walk.names.into_iter().map(|n| (n, 0)).collect();
-            let others = walk.others.into_iter().map(|n| (n, 0)).collect();
-            (Place::Folder(real_root), names, others, 0, manifest)
+            let found = walk.found.into_iter().map(|n| (n, 0)).collect();
+            (Place::Folder(real_root), found, manifest)
         } else {
             let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
             let mut zip = zip::ZipArchive::new(file)
                 .with_context(|| format!("{} is not a zip file quire can read", path.display()))?;
-            let mut names = Vec::new();
-            let mut others = Vec::new();
-            let mut ignored = 0;
+            let mut found = Vec::new();
             let mut manifest = None;
             for i in 0..zip.len() {
                 let entry = zip.by_index(i)?;
                 if entry.is_dir() {
                     continue;
                 }
-                let Some(name) = entry.enclosed_name() else {
-                    ignored += 1;
+                let raw = String::from_utf8_lossy(entry.name_raw()).into_owned();
+                let Ok(name) = entry.name() else {
+                    skipped.push((raw, NOT_UTF8.into()));
                     continue;
                 };
-                let name = name.to_string_lossy().replace('\\', "/");
+                let Some(name) = entry_name(&name) else {
+                    skipped.push((raw, LEADS_OUT.into()));
+                    continue;
+                };
                 if name == MANIFEST {
                     let mut bytes = Vec::new();
                     entry.take(64 << 20).read_to_end(&mut bytes)?;
                     manifest = Some(bytes);
-                } else if is_hidden(&name) {
-                    ignored += 1;
-                } else if is_text(&name) {
-                    names.push((name, i));
                 } else {
-                    others.push((name, i));
+                    found.push((name, i));
                 }
             }
             if zip.has_duplicate_names() {
                 hidden = zipped::hidden_entries(path)
                     .with_context(|| format!("reading {} entry by entry", path.display()))?;
-                let mut copies: Vec<(&str, usize)> = Vec::new();
-                let mut place: HashMap<&str, usize> = HashMap::new();
-                for (name, _) in &hidden {
-                    let i = *place.entry(name.as_str()).or_insert_with(|| {
-                        copies.push((name.as_str(), 1));
-                        copies.len() - 1
-                    });
-                    copies[i].1 += 1;
-                }
-                for (name, copies) in copies {
-                    notes.push(format!(
-                        "the zip holds {copies} files named {name}; each was imported \
-                         as a document of its own"
-                    ));
-                }
+                notes.extend(zipped::copies_noted(&hidden));
             }
-            (
-                Place::Zip(path.to_owned()),
-                names,
-                others,
-                ignored,
-                manifest,
-            )
+            (Place::Zip(path.to_owned()), found, manifest)
         };
-        let hidden = hidden
-            .into_iter()
-            .filter(|(name, _)| is_text(name) && !is_hidden(name))
-            .map(|(name, at)| Item {
-                name,
-                index: usize::MAX,
-                hidden: Some(at),
-            });
-        let item = |(name, index)| Item {
-            name,
-            index,
-            hidden: None,
-        };
-        let items: Vec<Item> = names.into_iter().map(item).chain(hidden).collect();
-        let mut files: HashMap<String, Item> = others
-            .into_iter()
-            .map(item)
-            .map(|i| (i.name.clone(), i))
-            .collect();
         let manifest: Option<Manifest> = manifest.and_then(|m| serde_json::from_slice(&m).ok());
         let manifest = manifest.filter(|m| m.format == super::FORMAT);
         let export = manifest.is_some();
+        let checksums: HashMap<String, String> = manifest
+            .iter()
+            .flat_map(|m| &m.files)
+            .map(|f| (f.path.clone(), f.sha256.clone()))
+            .collect();
+        // A quire export's own files are read whatever their names; elsewhere
+        // hidden files are tools' data.
+        let usable = |name: &str| !is_hidden(name) || checksums.contains_key(name);
+        let mut ignored = 0;
+        let mut items = Vec::new();
+        let mut files: HashMap<String, Item> = HashMap::new();
+        for (name, index) in found {
+            let item = Item {
+                name,
+                index,
+                hidden: None,
+            };
+            if !usable(&item.name) {
+                if is_text(&item.name) {
+                    skipped.push((item.name, HIDDEN.into()));
+                } else {
+                    ignored += 1;
+                }
+            } else if is_text(&item.name) {
+                items.push(item);
+            } else {
+                files.insert(item.name.clone(), item);
+            }
+        }
+        items.extend(
+            hidden
+                .into_iter()
+                .filter(|(name, _)| is_text(name) && usable(name))
+                .map(|(name, at)| Item {
+                    name,
+                    index: usize::MAX,
+                    hidden: Some(at),
+                }),
+        );
         let mut attachments: HashMap<String, Vec<(String, String)>> = HashMap::new();
         for a in manifest.iter().flat_map(|m| &m.attachments) {
             attachments
@@ -229,10 +257,6 @@ impl Listing {
                 (id, revs.into_iter().map(|r| r.1).collect())
             })
             .collect();
-        let checksums = manifest
-            .filter(|_| export)
-            .map(|m| m.files.into_iter().map(|f| (f.path, f.sha256)).collect())
-            .unwrap_or_default();
         Ok(Self {
             place,
             documents,

@@ -46,6 +46,7 @@ mod storage;
 mod tasks;
 mod transfer;
 mod transfer_files;
+mod transfer_folders;
 mod transfer_upload;
 mod trash;
 mod upgrade;

@@ -8,6 +8,7 @@ use super::{Ctx, Loaded, Outcome, files};
 use crate::documents::bulk::{self, NewDoc, OldRevision};
 use crate::documents::{DocId, MAX_TITLE_CHARS, place, too_large_message};
 use crate::transfer::frontmatter::{self, Meta};
+use crate::transfer::names::{unescape, unescape_path};
 use crate::transfer::source::{Item, Reader};
 use crate::transfer::{hex, parse_time};
 
@@ -130,7 +131,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         tags: tags_of(&meta),
         history,
         files: found.files,
-        file_name: exported_name(&item.name),
+        file_name: exported_name(&item.name, ctx.listing.export),
     };
     let doc = bulk::prepare(doc, ctx.render)?;
     Ok(Loaded {
@@ -144,20 +145,20 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
 
 /// The folder a file goes to: its front matter's `folder` (quire's export
 /// writes one), else the folders it sits in below what was imported (below
-/// `documents/` in a quire export). A path quire cannot use as a folder puts
-/// the document at the top level.
+/// `documents/` in a quire export, its names unescaped). A path quire cannot
+/// use as a folder puts the document at the top level.
 fn folder_of(ctx: &Ctx, meta: &Meta, name: &str) -> String {
     let path = match &meta.folder {
-        Some(folder) => folder.as_str(),
+        Some(folder) => folder.clone(),
         None => {
             let dir = name.rsplit_once('/').map_or("", |(dir, _)| dir);
             match dir.strip_prefix("documents") {
-                Some(rest) if !ctx.listing.checksums.is_empty() => rest,
-                _ => dir,
+                Some(rest) if !ctx.listing.checksums.is_empty() => unescape_path(rest),
+                _ => dir.to_owned(),
             }
         }
     };
-    place::folder_path(path).unwrap_or_default()
+    place::folder_path(&path).unwrap_or_default()
 }
 
 /// The file's tags as quire keeps them; one quire cannot use is left out.
@@ -221,12 +222,18 @@ fn revision(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<OldRevision, 
 }
 
 /// The name an export gives the document: the file's own, as Markdown
-/// (`notes.txt` becomes `notes.md`); none for a name quire would not write.
-fn exported_name(path: &str) -> Option<String> {
+/// (`notes.txt` becomes `notes.md`; in a quire export, as it was before the
+/// export escaped it); none for a name quire would not write.
+fn exported_name(path: &str, export: bool) -> Option<String> {
     let base = path.rsplit('/').next()?;
+    let base = if export {
+        unescape(base)
+    } else {
+        base.to_owned()
+    };
     let stem = match base.rsplit_once('.') {
         Some((stem, _)) => stem,
-        None => base,
+        None => base.as_str(),
     };
     let fine = !stem.is_empty()
         && !stem.starts_with('.')

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::is_text;
 use crate::transfer::MANIFEST;
+
+/// Where a quire export keeps its own files.
+const EXPORT_TREES: [&str; 3] = ["documents/", "history/", "attachments/"];
 
 /// How a folder is walked: from where, and whether symbolic links are followed
 /// (never out of the folder).
@@ -16,11 +18,14 @@ pub(super) struct Walk {
     /// The root with every link resolved, to tell inside from outside.
     pub(super) real_root: PathBuf,
     pub(super) follow: bool,
+    /// Whether the folder is an unpacked quire export (it has a manifest):
+    /// then hidden names under `documents/`, `history/` and `attachments/`
+    /// are walked too, since the manifest may list them.
+    pub(super) export: bool,
     /// Folders already walked, so links in a circle are walked once.
     pub(super) seen: HashSet<PathBuf>,
-    pub(super) names: Vec<String>,
-    /// Files that are not text (an import's candidates for documents' files).
-    pub(super) others: Vec<String>,
+    /// Every file but the manifest, by its name inside the folder.
+    pub(super) found: Vec<String>,
     pub(super) skipped: Vec<(String, String)>,
 }
 
@@ -39,7 +44,9 @@ impl Walk {
                 .to_string_lossy()
                 .replace('\\', "/");
             // Hidden folders and files (.git, .obsidian, .DS_Store) are tools' data.
-            if entry.file_name().to_string_lossy().starts_with('.') {
+            if entry.file_name().to_string_lossy().starts_with('.')
+                && !(self.export && EXPORT_TREES.iter().any(|t| shown.starts_with(t)))
+            {
                 continue;
             }
             if entry.file_name().to_str().is_none() {
@@ -66,12 +73,8 @@ impl Walk {
                 if self.seen.insert(real) {
                     self.folder(&path)?;
                 }
-            } else if kind.is_file() {
-                if is_text(&shown) {
-                    self.names.push(shown);
-                } else if shown != MANIFEST {
-                    self.others.push(shown);
-                }
+            } else if kind.is_file() && shown != MANIFEST {
+                self.found.push(shown);
             }
         }
         Ok(())

@@ -21,8 +21,8 @@ pub(super) fn hidden_entries(path: &Path) -> anyhow::Result<Vec<(String, u64)>> 
             if entry.is_dir() {
                 continue;
             }
-            if let Some(name) = entry.enclosed_name() {
-                keep(name.to_string_lossy().replace('\\', "/"), at)?;
+            if let Some(name) = entry.name().ok().and_then(|n| super::entry_name(&n)) {
+                keep(name, at)?;
             }
         }
         anyhow::Ok(())
@@ -41,6 +41,28 @@ pub(super) fn hidden_entries(path: &Path) -> anyhow::Result<Vec<(String, u64)>> 
         Ok(())
     })?;
     Ok(hidden)
+}
+
+/// A note for each name several entries share: each copy became a document.
+pub(super) fn copies_noted(hidden: &[(String, u64)]) -> Vec<String> {
+    let mut copies: Vec<(&str, usize)> = Vec::new();
+    let mut place: HashMap<&str, usize> = HashMap::new();
+    for (name, _) in hidden {
+        let i = *place.entry(name.as_str()).or_insert_with(|| {
+            copies.push((name.as_str(), 1));
+            copies.len() - 1
+        });
+        copies[i].1 += 1;
+    }
+    copies
+        .into_iter()
+        .map(|(name, copies)| {
+            format!(
+                "the zip holds {copies} files named {name}; each was imported as a \
+                 document of its own"
+            )
+        })
+        .collect()
 }
 
 /// Why a hidden zip entry was not read.
