@@ -151,6 +151,18 @@ pub struct Config {
     )]
     pub max_attachment_bytes: usize,
 
+    /// Memory all files being uploaded at once may hold, in bytes (a quarter of the
+    /// 256 MB quire is sized for); an upload that finds no room within 5 seconds is
+    /// answered 503 with Retry-After, to be sent again.
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_UPLOAD_MEMORY_BYTES",
+        default_value_t = 67_108_864,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 42)
+    )]
+    pub upload_memory_bytes: usize,
+
     /// Seconds a request body may take to arrive in full; a slower one gets 408 and its
     /// connection is closed (raise it for large imports over slow links).
     #[arg(
@@ -325,6 +337,7 @@ impl Config {
             "max_doc_bytes" => self.max_doc_bytes.to_string(),
             "max_import_bytes" => self.max_import_bytes.to_string(),
             "max_attachment_bytes" => self.max_attachment_bytes.to_string(),
+            "upload_memory_bytes" => self.upload_memory_bytes.to_string(),
             "durability" => format!("{:?}", self.durability).to_lowercase(),
             "workers" => self.workers.to_string(),
             "body_timeout" => self.body_timeout.to_string(),

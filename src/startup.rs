@@ -15,7 +15,7 @@ use crate::metrics::{self, HttpMetrics};
 use crate::web::drain::{self, InFlight, Signals, Stopper};
 use crate::web::error::AppError;
 use crate::web::form::FormLimit;
-use crate::web::limits::{self, BodyTimeout};
+use crate::web::limits::{self, BodyTimeout, UploadBudget};
 use crate::web::metrics::LagCache;
 use crate::web::setup::SetupToken;
 use crate::web::{AppState, extractor_errors, layout, observe, security_headers};
@@ -130,6 +130,8 @@ fn serve(
     };
     let limit = web::Data::new(FormLimit::for_cap(config.max_doc_bytes));
     let body_timeout = web::Data::new(BodyTimeout(Duration::from_secs(config.body_timeout)));
+    // One budget for the whole process, shared by every worker.
+    let uploads = web::Data::new(UploadBudget::new(config.upload_memory_bytes));
     // actix-web caps connections per worker; the setting is the total.
     let per_worker = config.max_connections.div_ceil(workers).max(1);
     let max_connections = config.max_connections;
@@ -146,6 +148,7 @@ fn serve(
             .app_data(state.clone())
             .app_data(limit.clone())
             .app_data(body_timeout.clone())
+            .app_data(uploads.clone())
             .app_data(http_metrics.clone())
             .app_data(lag.clone())
             .app_data(in_flight.clone())

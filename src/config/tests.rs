@@ -50,6 +50,7 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
         ("--durability", "full", "full"),
         ("--max-import-bytes", "7654321", "7654321"),
         ("--max-attachment-bytes", "2097152", "2097152"),
+        ("--upload-memory-bytes", "1048576", "1048576"),
         ("--body-timeout", "41", "41"),
         ("--max-connections", "77", "77"),
         ("--workers", "3", "3"),

@@ -12,6 +12,7 @@ use super::AppState;
 use super::api::{ApiError, parse_id};
 use super::api_types::{AttachmentJson, ErrorJson};
 use super::error::AppError;
+use super::limits::UploadBudget;
 use super::params::actor;
 use super::session::CurrentUser;
 use crate::documents::DocError;
@@ -80,10 +81,15 @@ pub async fn api_attachments(
         (status = 404, description = "No such document, in the trash, or not readable by the token's user", body = ErrorJson),
         (status = 413, description = "Larger than QUIRE_MAX_ATTACHMENT_BYTES", body = ErrorJson),
         (status = 422, description = "No file, or an empty one", body = ErrorJson),
+        (status = 503, description = "The files being uploaded at once fill \
+            QUIRE_UPLOAD_MEMORY_BYTES; nothing was kept: send it again after Retry-After seconds",
+            body = ErrorJson, headers(("Retry-After" = u64))),
     )
 )]
 pub async fn api_attach(
+    req: HttpRequest,
     state: web::Data<AppState>,
+    uploads: web::Data<UploadBudget>,
     user: CurrentUser,
     id: web::Path<String>,
     form: Multipart,
@@ -92,9 +98,21 @@ pub async fn api_attach(
     // Refused before the body is read, as the pages refuse.
     files::check_editable(&state.db, &id, Some(actor(&user))).await?;
     let cap = state.config.max_attachment_bytes;
-    let sent = super::files::receive(form, cap, &[], 0)
+    let bad = |e: AppError| ApiError::Status(StatusCode::BAD_REQUEST, e.to_string());
+    // Held until the file is stored (or refused).
+    let room = match uploads.reserve(&req, cap).await {
+        Ok(room) => room,
+        Err(busy) => {
+            // Read to its end, keeping nothing, so the answer reaches the client.
+            super::files::receive(form, 0, &[], 0, 0)
+                .await
+                .map_err(bad)?;
+            return Ok(busy.json());
+        }
+    };
+    let sent = super::files::receive(form, cap, &[], 0, room.bytes())
         .await
-        .map_err(|e| ApiError::Status(StatusCode::BAD_REQUEST, e.to_string()))?;
+        .map_err(bad)?;
     let file = sent.file;
     let (name, bytes) = match file {
         None => {

@@ -14,6 +14,7 @@ use super::AppState;
 use super::api_types::AttachmentJson;
 use super::error::{AppError, doc_status};
 use super::form::FormData;
+use super::limits::{UploadBudget, UploadBusy};
 use super::pages::{self, EditForm, EditPartial};
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
@@ -36,12 +37,14 @@ const EDITOR_FIELDS: &[&str] = &["csrf", "doc", "title", "body", "folder", "tags
 
 /// Reads the form: the `file` field up to `cap` bytes (the rest is read and
 /// dropped, so the answer reaches the browser), the fields named in `keep` up
-/// to `field_cap` each, nothing of any other.
+/// to `field_cap` each, nothing of any other. `room` is what the upload may
+/// hold (`UploadRoom::bytes`), so the file's buffer is sized once.
 pub(super) async fn receive(
     mut form: Multipart,
     cap: usize,
     keep: &[&str],
     field_cap: usize,
+    room: usize,
 ) -> Result<Sent, AppError> {
     let mut sent = Sent {
         file: None,
@@ -57,8 +60,11 @@ pub(super) async fn receive(
             }
             continue;
         }
-        let limit = if name == "file" { cap } else { field_cap };
-        let mut bytes = Some(Vec::new());
+        let (limit, size) = match name.as_str() {
+            "file" => (cap, room.min(cap)),
+            _ => (field_cap, 0),
+        };
+        let mut bytes = Some(Vec::with_capacity(size));
         while let Some(chunk) = field.next().await {
             let chunk = chunk.map_err(upload_failed)?;
             if let Some(b) = &mut bytes {
@@ -115,34 +121,49 @@ fn refusal(e: &DocError) -> String {
 /// back in the editor with the Markdown added at its end, unsaved. A refusal
 /// keeps the text too.
 pub async fn attach(
+    req: HttpRequest,
     state: web::Data<AppState>,
+    uploads: web::Data<UploadBudget>,
     user: CurrentUser,
     id: web::Path<String>,
     form: Multipart,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     // Who may not attach sends no file quire keeps (the editor's text still
-    // comes back to them with the reason).
+    // comes back to them with the reason), so takes no room for one either.
     let allowed = match files::check_editable(&state.db, &id, Some(actor(&user))).await {
         Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
         other => other,
     };
-    let cap = match allowed {
-        Ok(()) => state.config.max_attachment_bytes,
-        Err(_) => 0,
-    };
     let field_cap = state.config.max_doc_bytes + 64 * 1024;
-    let sent = receive(form, cap, EDITOR_FIELDS, field_cap).await?;
-    let sent = match allowed {
-        Ok(()) => sent,
-        Err(e) => {
-            if let Some(mine) = editor_text(&state, &id, sent.fields)? {
-                return Err(refuse(doc_status(&e), refusal(&e), mine));
-            }
-            let status = doc_status(&e);
-            return Ok(
-                HttpResponse::build(status).json(serde_json::json!({ "error": refusal(&e) }))
-            );
+    let room = match allowed {
+        Ok(()) => {
+            let most = state.config.max_attachment_bytes + field_cap;
+            uploads.reserve(&req, most).await.map(Some)
+        }
+        Err(_) => Ok(None),
+    };
+    let (cap, held) = match &room {
+        Ok(Some(room)) => (state.config.max_attachment_bytes, room.bytes()),
+        _ => (0, 0),
+    };
+    let sent = receive(form, cap, EDITOR_FIELDS, field_cap, held).await?;
+    if let Err(e) = allowed {
+        if let Some(mine) = editor_text(&state, &id, sent.fields)? {
+            return Err(refuse(doc_status(&e), refusal(&e), mine));
+        }
+        let status = doc_status(&e);
+        return Ok(HttpResponse::build(status).json(serde_json::json!({ "error": refusal(&e) })));
+    }
+    // Held until the file is stored (or refused).
+    let _room = match room {
+        Ok(room) => room,
+        Err(busy) => {
+            let busy_text = UploadBusy::MESSAGE.to_owned();
+            return Ok(match editor_text(&state, &id, sent.fields)? {
+                Some(mine) => busy.page(refuse(StatusCode::SERVICE_UNAVAILABLE, busy_text, mine)),
+                None => busy.json(),
+            });
         }
     };
     if let Some(mine) = editor_text(&state, &id, sent.fields)? {

@@ -49,6 +49,7 @@ mod transfer_files;
 mod transfer_folders;
 mod transfer_upload;
 mod trash;
+mod upload_memory;
 mod upgrade;
 mod validation;
 mod xss;
