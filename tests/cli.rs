@@ -20,6 +20,8 @@ mod server;
 mod start_checks;
 #[path = "cli/transfer.rs"]
 mod transfer;
+#[path = "cli/transfer_memory.rs"]
+mod transfer_memory;
 
 fn quire() -> Command {
     Command::new(env!("CARGO_BIN_EXE_quire"))

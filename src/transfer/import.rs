@@ -2,7 +2,8 @@
 //! document (title from front matter, else the first `# heading`, else the file
 //! name) and stores them in batches, each with the files its images show
 //! (found beside it, at the top of the import, or by name anywhere in it; in a
-//! quire export by its manifest).
+//! quire export by its manifest). Those files are read one at a time as their
+//! document is stored, so memory does not grow with what one note shows.
 //!
 //! Resumable: a document and its history are stored in one transaction,
 //! together or not at all, and an interrupted import keeps what it stored.
@@ -13,6 +14,7 @@
 
 mod files;
 mod load;
+mod store;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -24,21 +26,18 @@ use indicatif::ProgressBar;
 
 use super::source::{Listing, Reader};
 use crate::db::Db;
-use crate::documents::bulk::{self, Prepared};
+use crate::documents::bulk::Prepared;
 use crate::documents::now_ms;
 use load::load;
+use store::{FileReader, store};
 
 /// Files one worker takes at a time; the writer stores them in this order.
 const CHUNK: usize = 2000;
 /// What a worker hands the writer at once, at most (unless one document is
-/// larger): with each worker holding one part ready and one in the making, an
-/// import's memory stays bounded whatever the archive holds.
+/// larger): with each worker holding one part ready and one in the making, and
+/// the writer one document's file at a time, an import's memory stays bounded
+/// whatever the archive holds.
 const PART_BYTES: usize = 8 << 20;
-/// Work one write transaction does before it lets others' saves in.
-const WRITE_SLICE: std::time::Duration = std::time::Duration::from_millis(100);
-/// Documents inserted in one step of a transaction (at most 2 MiB at the
-/// default cap, so a step stays well within the slice).
-const DOCS_PER_STEP: usize = 8;
 /// Room for front matter on top of the body cap before a file is refused unread.
 const FRONT_MATTER_ROOM: usize = 64 * 1024;
 
@@ -109,6 +108,8 @@ struct Loaded {
     name: String,
     doc: Prepared,
     reassigned: bool,
+    /// Its files, read and put as the writer stores it.
+    files: Vec<files::Wanted>,
     /// The import's files the document's images show (found or not).
     used: Vec<String>,
     /// Its files that could not be kept, and why.
@@ -206,6 +207,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         ..ImportReport::default()
     };
     let mut used = HashSet::new();
+    let mut reader = FileReader::new(ctx.clone());
     let mut stored = 0;
     'chunks: for c in 0..chunks {
         loop {
@@ -213,7 +215,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
                 break 'chunks; // the worker stopped: its error is reported below
             };
             let n = part.outcomes.len() as u64;
-            store(db, part.outcomes, &mut report, &mut used).await?;
+            store(db, &mut reader, part.outcomes, &mut report, &mut used).await?;
             bar.inc(n);
             if part.last {
                 break;
@@ -248,74 +250,6 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
 
 fn progress_bar(total: u64, visible: bool) -> anyhow::Result<ProgressBar> {
     crate::progress::bar(total, visible, "importing [{bar:40}] {pos}/{len} files")
-}
-
-/// One batch: ids already in quire (or twice in this import) are skipped,
-/// everything else is inserted, in transactions of about `WRITE_SLICE` of work
-/// each, so others' saves wait at most that long for the writer.
-/// `used` gathers the files documents show.
-async fn store(
-    db: &Db,
-    outcomes: Vec<Outcome>,
-    report: &mut ImportReport,
-    used: &mut HashSet<String>,
-) -> anyhow::Result<()> {
-    let mut loaded = Vec::with_capacity(outcomes.len());
-    for o in outcomes {
-        match o {
-            Ok(mut l) => {
-                used.extend(std::mem::take(&mut l.used));
-                loaded.push(l);
-            }
-            Err(skip) => report.skipped.push(skip),
-        }
-    }
-    let ids: Vec<&str> = loaded.iter().map(|l| l.doc.id.as_str()).collect();
-    let existing = bulk::existing_ids(&db.read, &ids).await?;
-    let mut seen: HashMap<String, String> = HashMap::new();
-    let mut keep = Vec::with_capacity(loaded.len());
-    for mut l in loaded {
-        let id = l.doc.id.as_str().to_owned();
-        if existing.contains(&id) {
-            report.skipped.push((
-                l.name,
-                format!(
-                    "document {id} is already in quire (imported before?); it was left as it is"
-                ),
-            ));
-        } else if let Some(first) = seen.get(&id) {
-            report
-                .skipped
-                .push((l.name, format!("it has the same id ({id}) as {first}")));
-        } else {
-            seen.insert(id, l.name.clone());
-            report.notes.extend(std::mem::take(&mut l.notes));
-            keep.push(l);
-        }
-    }
-    let docs: Vec<Prepared> = keep
-        .into_iter()
-        .map(|l| {
-            report.reassigned += u64::from(l.reassigned);
-            l.doc
-        })
-        .collect();
-    let mut rest = &docs[..];
-    while !rest.is_empty() {
-        let tx = db.begin_write().await.context("starting a write")?;
-        let started = Instant::now();
-        while !rest.is_empty() && started.elapsed() < WRITE_SLICE {
-            let n = rest.len().min(DOCS_PER_STEP);
-            bulk::insert(&tx, &rest[..n])
-                .await
-                .context("storing documents")?;
-            rest = &rest[n..];
-        }
-        tx.commit().await.context("committing documents")?;
-    }
-    report.imported += docs.len() as u64;
-    report.revisions += docs.iter().map(|d| d.revisions() as u64).sum::<u64>();
-    Ok(())
 }
 
 /// Files that were skipped, for messages: at most `n`, then how many more.

@@ -191,7 +191,10 @@ fn zip_of(n: usize, size: usize) -> Vec<u8> {
 /// Runs `quire import` and returns its output and its own peak memory (bytes).
 // The child is reaped by `wait4`, which also reports its peak memory.
 #[allow(clippy::zombie_processes)]
-fn import_measured(file: &Path, db_url: &str) -> (std::process::ExitStatus, String, u64) {
+pub(super) fn import_measured(
+    file: &Path,
+    db_url: &str,
+) -> (std::process::ExitStatus, String, u64) {
     use std::io::Read;
     let mut child = quire()
         .arg("import")

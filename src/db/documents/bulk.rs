@@ -33,26 +33,25 @@ impl Prepared {
         self.revs.len()
     }
 
-    /// Roughly the memory it holds: its texts, page and stored history.
+    /// Roughly the memory it holds: its texts, page and stored history (its
+    /// files' contents are never held with it).
     pub fn bytes(&self) -> usize {
         self.title.len()
             + self.body.len()
             + self.html.len()
             + self.cjk.len()
             + self.texts.iter().map(|t| t.data.len()).sum::<usize>()
-            + self.files.iter().map(|f| f.bytes.len()).sum::<usize>()
     }
 }
 
-/// A file of a document being imported: its name in the document, its
-/// content's SHA-256 and sniffed type, and its bytes.
+/// A file of a document being imported: its name in the document and its
+/// content's SHA-256. The content itself is put by the caller
+/// (`files::put_content`), one at a time, in the same transaction before
+/// `insert`, so a document's files are never all in memory at once.
 #[derive(Debug, Clone)]
 pub struct FileRow {
     pub name: String,
     pub hash: Vec<u8>,
-    pub media_type: String,
-    /// Shared by every name the document gives the same content.
-    pub bytes: std::sync::Arc<[u8]>,
 }
 
 pub struct TextRow {
@@ -110,8 +109,9 @@ fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
     )
 }
 
-/// Inserts every document with its history and files, in the caller's
-/// transaction (a file's time is its document's last change).
+/// Inserts every document with its history and names its files, in the
+/// caller's transaction, which already holds their contents (a file's time is
+/// its document's last change).
 pub async fn insert(
     conn: &impl crate::db::Conn,
     docs: &[Prepared],
@@ -210,7 +210,6 @@ pub async fn insert(
     }
     for (d, seq) in docs.iter().zip(&seqs) {
         for f in &d.files {
-            super::files::put_content(conn, &f.hash, &f.media_type, &f.bytes, d.updated_at).await?;
             super::files::name_file(conn, *seq, &f.name, &f.hash, d.updated_at).await?;
         }
     }

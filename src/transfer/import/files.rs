@@ -3,31 +3,36 @@
 //! (`![](photo.png)`, `![[photo.png]]`), found beside the Markdown file, at
 //! the top of the import, or by its file name when exactly one file in the
 //! import has it (a vault's `attachments/` folder). Kept under the name the
-//! text gives it, so the page shows it.
+//! text gives it, so the page shows it. Workers only find them; the writer
+//! reads each when it stores the document, one file at a time (`read`).
 
 use std::collections::HashMap;
 
-use sha2::{Digest, Sha256};
-
 use super::Ctx;
-use crate::documents::bulk::FileRow;
 use crate::documents::files::{image_names, plausible_name, sha256, sniff};
 use crate::transfer::hex;
 use crate::transfer::source::{Reader, is_text};
 
+/// One of the import's files that a document shows, and every name the
+/// document gives it.
+pub(super) struct Wanted {
+    pub(super) path: String,
+    pub(super) names: Vec<String>,
+}
+
 /// What was found for one document.
 #[derive(Default)]
 pub(super) struct Found {
-    pub(super) files: Vec<FileRow>,
-    /// The import's files used (found, whether or not they could be kept).
+    pub(super) files: Vec<Wanted>,
+    /// The import's files used (found, whether or not they can be kept).
     pub(super) used: Vec<String>,
-    /// Files that were named but are missing or could not be kept, and why.
+    /// Files that were named but are missing, and why.
     pub(super) notes: Vec<String>,
 }
 
 /// The files of the document `id`, read from the import's file `doc` with
 /// the stored text `body`.
-pub(super) fn find(ctx: &Ctx, reader: &mut Reader, doc: &str, id: &str, body: &str) -> Found {
+pub(super) fn find(ctx: &Ctx, doc: &str, id: &str, body: &str) -> Found {
     let wanted: Vec<(String, Option<String>)> = if ctx.listing.export {
         ctx.listing
             .attachments
@@ -44,8 +49,8 @@ pub(super) fn find(ctx: &Ctx, reader: &mut Reader, doc: &str, id: &str, body: &s
             .collect()
     };
     let mut found = Found::default();
-    // Files already read for this document, by path: another name may show one.
-    let mut read: HashMap<String, usize> = HashMap::new();
+    // Where each path is in `found.files`: another name may show it.
+    let mut seen: HashMap<String, usize> = HashMap::new();
     for (name, path) in wanted {
         let Some(path) = path else {
             // `![[Another note]]` embeds a note, which quire does not do: no
@@ -58,32 +63,27 @@ pub(super) fn find(ctx: &Ctx, reader: &mut Reader, doc: &str, id: &str, body: &s
             }
             continue;
         };
-        if let Some(&i) = read.get(&path) {
-            let mut copy = found.files[i].clone();
-            copy.name = name;
-            found.files.push(copy);
+        if let Some(&i) = seen.get(&path) {
+            found.files[i].names.push(name);
             continue;
         }
         found.used.push(path.clone());
-        match read_file(ctx, reader, &path) {
-            Ok(bytes) => {
-                read.insert(path, found.files.len());
-                found.files.push(FileRow {
-                    name,
-                    hash: sha256(&bytes),
-                    media_type: sniff(&bytes).to_owned(),
-                    bytes: bytes.into(),
-                });
-            }
-            Err(why) => found.notes.push(format!(
-                "{doc} shows {path}, which was not imported with it: {why}"
-            )),
-        }
+        seen.insert(path.clone(), found.files.len());
+        found.files.push(Wanted {
+            path,
+            names: vec![name],
+        });
     }
     found
 }
 
-fn read_file(ctx: &Ctx, reader: &mut Reader, path: &str) -> Result<Vec<u8>, String> {
+/// A file's content as quire keeps it: (SHA-256, sniffed type, bytes), or
+/// why it cannot be kept.
+pub(super) type Content = (Vec<u8>, &'static str, Vec<u8>);
+
+/// Reads the import's file `path` within the size cap of a document's file
+/// and checks it against the manifest.
+pub(super) fn read(ctx: &Ctx, reader: &mut Reader, path: &str) -> Result<Content, String> {
     let item = ctx
         .listing
         .files
@@ -98,12 +98,13 @@ fn read_file(ctx: &Ctx, reader: &mut Reader, path: &str) -> Result<Vec<u8>, Stri
                 why
             }
         })?;
+    let hash = sha256(&bytes);
     if let Some(expected) = ctx.listing.checksums.get(path)
-        && &hex(&Sha256::digest(&bytes)) != expected
+        && &hex(&hash) != expected
     {
         return Err("it does not match its checksum in manifest.json (changed or damaged)".into());
     }
-    Ok(bytes)
+    Ok((hash, sniff(&bytes), bytes))
 }
 
 /// The import's file an image of the document `doc` names: beside the

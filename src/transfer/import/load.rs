@@ -118,7 +118,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
             .collect::<Result<Vec<_>, _>>()?,
         None => Vec::new(),
     };
-    let found = files::find(ctx, reader, &item.name, id.as_str(), &body);
+    let found = files::find(ctx, &item.name, id.as_str(), &body);
     let doc = NewDoc {
         id,
         title,
@@ -130,7 +130,8 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         folder: folder_of(ctx, &meta, &item.name),
         tags: tags_of(&meta),
         history,
-        files: found.files,
+        // Named as the writer puts their contents, one at a time.
+        files: Vec::new(),
         file_name: exported_name(&item.name, ctx.listing.export),
     };
     let doc = bulk::prepare(doc, ctx.render)?;
@@ -138,6 +139,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         name: item.name.clone(),
         doc,
         reassigned,
+        files: found.files,
         used: found.used,
         notes: found.notes,
     })
