@@ -292,6 +292,34 @@
     if (/\]\]|\n|\|/.test(typed) || typed.length > 100) return null;
     return { start: open + 2, text: typed };
   }
+  // The offer opens under the line being typed, where the eyes are: the caret's
+  // place is measured on a hidden copy of the text box's text up to it.
+  function placeAtCaret(list, area) {
+    var style = getComputedStyle(area), copy = document.createElement("div");
+    ["fontFamily", "fontSize", "fontWeight", "lineHeight", "letterSpacing", "tabSize",
+      "paddingTop", "paddingRight", "paddingBottom", "paddingLeft",
+      "borderTopWidth", "borderRightWidth", "borderBottomWidth", "borderLeftWidth"].forEach(function (p) {
+      copy.style[p] = style[p];
+    });
+    copy.style.position = "absolute";
+    copy.style.visibility = "hidden";
+    copy.style.whiteSpace = "pre-wrap";
+    copy.style.overflowWrap = "break-word";
+    copy.style.boxSizing = "border-box";
+    copy.style.width = area.offsetWidth + "px";
+    copy.textContent = area.value.slice(0, area.selectionStart);
+    var mark = document.createElement("span");
+    mark.textContent = "\u200b";
+    copy.appendChild(mark);
+    document.body.appendChild(copy);
+    var line = parseFloat(style.lineHeight) || mark.offsetHeight;
+    var top = mark.offsetTop - area.scrollTop + line, left = mark.offsetLeft;
+    document.body.removeChild(copy);
+    top = Math.max(0, Math.min(top, area.offsetHeight));
+    left = Math.max(0, Math.min(left, area.offsetWidth - list.offsetWidth));
+    list.style.top = (area.offsetTop + top) + "px";
+    list.style.left = (area.offsetLeft + left) + "px";
+  }
   function offering(area) { var list = suggestions(); return offered.area === area && list && !list.hidden; }
   function hideSuggestions() {
     var list = suggestions();
@@ -338,6 +366,7 @@
         any.setAttribute("aria-selected", "true");
         area.setAttribute("aria-activedescendant", any.id);
         list.hidden = false;
+        placeAtCaret(list, area);
       }, hideSuggestions);
     }, 120);
   });

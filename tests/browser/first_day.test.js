@@ -295,3 +295,24 @@ test('several documents ticked in the list are tagged together, without JavaScri
     await ctx.close();
   }
 });
+
+test('the [[ link offer opens at the caret, not under the text box', async () => {
+  const { ctx, page } = await signedIn();
+  const target = unique('Caret target');
+  await createDocument(page, target, 'to link to');
+  await page.goto('/new');
+  const area = editorBody(page);
+  await area.focus();
+  await page.keyboard.type(`First line\nSee [[${target.slice(0, 10)}`);
+  const offer = page.getByRole('listbox', { name: 'Documents to link' });
+  await offer.getByRole('option', { name: target }).waitFor();
+  const box = await area.boundingBox();
+  const list = await offer.boundingBox();
+  // Two lines into the text: the offer starts below the second line, well inside
+  // the text box, and left of its middle (where "See [[" ends).
+  assert.ok(list.y > box.y + 20 && list.y < box.y + 120, `the offer is at ${list.y}, the text box at ${box.y}`);
+  assert.ok(list.x < box.x + box.width / 2, `the offer starts at x ${list.x}`);
+  await page.keyboard.press('Enter');
+  assert.equal(await area.inputValue(), `First line\nSee [[${target}]]`);
+  await ctx.close();
+});
