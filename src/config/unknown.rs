@@ -29,6 +29,7 @@ const NOT_SETTINGS: &[&str] = &[
     "QUIRE_RESTORE_TIMESTAMP",
     // scripts/, benches/, tests/
     "QUIRE_CHROMIUM",
+    "QUIRE_COMPARE_BIN",
     "QUIRE_CRASH_RUNS",
     "QUIRE_DEBIAN_MIRROR",
     "QUIRE_P99_BUDGET_MS",
