@@ -49,7 +49,7 @@ mod transfer_files;
 mod transfer_folders;
 mod transfer_upload;
 mod trash;
-mod upload_memory;
 mod upgrade;
+mod upload_memory;
 mod validation;
 mod xss;
