@@ -10,6 +10,74 @@ pub fn chars(text: &str) -> impl Iterator<Item = char> + '_ {
     text.split_inclusive('\n').flat_map(line)
 }
 
+/// A quick look before `chars`, in one pass over the whole `text`: every
+/// character `chars` may leave out of a line's words left out (emphasis and
+/// code marks, brackets, escapes, link addresses as `chars` finds them), ASCII
+/// letters lower-cased and other characters through `fold_other`, line ends
+/// kept, into `out`. Any run of letters that `chars` shows of a line, folded,
+/// is in the same line of `out`; `out` may hold more (block marks, fences, the
+/// letters around a mark inside a word), so a line found here is then made
+/// plain to be sure. Runs of ordinary ASCII are copied and lower-cased whole.
+pub fn loose(text: &str, fold_other: impl Fn(char) -> char, out: &mut String) {
+    out.clear();
+    out.reserve(text.len());
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let run = bytes[i..]
+            .iter()
+            .position(|&b| MARKS[usize::from(b)])
+            .unwrap_or(bytes.len() - i);
+        if run > 0 {
+            let from = out.len();
+            out.push_str(&text[i..i + run]);
+            out[from..].make_ascii_lowercase();
+            i += run;
+            continue;
+        }
+        let b = bytes[i];
+        if !b.is_ascii() {
+            let Some(c) = text[i..].chars().next() else {
+                break;
+            };
+            out.push(fold_other(c));
+            i += c.len_utf8();
+            continue;
+        }
+        match b {
+            b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => i += 1,
+            b']' if bytes.get(i + 1) == Some(&b'(') => {
+                // As `inline` skips an address: to its `)`, or the line's end.
+                match bytes[i..].iter().position(|&c| c == b')' || c == b'\n') {
+                    Some(end) if bytes[i + end] == b')' => i += end,
+                    Some(end) => i += end - 1,
+                    None => i = bytes.len(),
+                }
+            }
+            b'\\' => out.push('\\'),
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// The bytes `loose` stops at: the marks it leaves out, and every byte of a
+/// character that is not ASCII.
+const MARKS: [bool; 256] = {
+    let mut marks = [false; 256];
+    let mut b = 128;
+    while b < 256 {
+        marks[b] = true;
+        b += 1;
+    }
+    let mut i = 0;
+    while i < b"*`~_[]!\\".len() {
+        marks[b"*`~_[]!\\"[i] as usize] = true;
+        i += 1;
+    }
+    marks
+};
+
 fn line(raw: &str) -> std::vec::IntoIter<char> {
     let (body, end) = match raw.strip_suffix('\n') {
         Some(body) => (body, "\n"),
@@ -106,7 +174,7 @@ fn inline(line: &str, out: &mut Vec<char>) {
 
 #[cfg(test)]
 mod tests {
-    use super::chars;
+    use super::{chars, loose};
 
     fn plain(text: &str) -> String {
         chars(text).collect()
@@ -142,6 +210,31 @@ mod tests {
             "see the guide and a cat"
         );
         assert_eq!(plain("a [broken](link"), "a broken");
+    }
+
+    #[test]
+    fn a_loose_look_keeps_every_word_the_plain_text_shows() {
+        let text = "## A **bo**ld `Code_Word` [link](https://x.org/Hidden) \\[not\\] \\](Kept)\n\
+                    | Ünïcode | cell |\n```Fence\n- [ ] box\n[open](no close";
+        let mut out = String::new();
+        loose(text, |c| c.to_lowercase().next().unwrap_or(c), &mut out);
+        assert_eq!(
+            out,
+            "## a bold codeword link not (kept)\n| ünïcode | cell |\nfence\n-   box\nopen"
+        );
+        for (raw, shown) in text
+            .split('\n')
+            .zip(chars(text).collect::<String>().split('\n'))
+        {
+            let mut line = String::new();
+            loose(raw, |c| c.to_lowercase().next().unwrap_or(c), &mut line);
+            for word in shown
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+            {
+                assert!(line.contains(&word.to_lowercase()), "{word:?} in {line:?}");
+            }
+        }
     }
 
     #[test]

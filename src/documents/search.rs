@@ -29,8 +29,9 @@ async fn run(
 pub(super) const RANKED_AT_MOST: i64 = 500;
 
 /// Candidates of the trigram index read a round at a time: most hold the
-/// sequence itself, so one round usually fills a page.
-const CANDIDATES_PER_ROUND: i64 = 100;
+/// sequence itself, so one round usually fills a page. Each that may hold it
+/// comes with its whole text (at most 256 KiB), which bounds a round's memory.
+const CANDIDATES_PER_ROUND: i64 = 50;
 
 /// Hits inside words, for the `wanted` documents not in `found` yet: candidates
 /// holding every trigram, newest first, kept when their title or text holds
@@ -45,39 +46,36 @@ async fn inside_words(
     let wanted = (limit as usize).saturating_sub(found.hits.len());
     let substrings: Vec<String> = t.substrings.iter().map(|s| snippet::folded(s)).collect();
     let (mut in_title, mut in_text) = (Vec::new(), Vec::new());
+    // SQLite looks at each text for them first where that tells the same as
+    // folding it: ASCII letters, digits and spaces, case aside.
+    let plain_ascii = |s: &String| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b' ');
+    let each: &[String] = match substrings.iter().all(plain_ascii) {
+        true => &substrings,
+        false => &[],
+    };
+    let not: Vec<&str> = found.hits.iter().map(|h| h.id.as_str()).collect();
+    let text_of = sqlite::Wanted { each, not: &not };
     let (mut below, mut read) = (i64::MAX, 0);
     while in_title.len() + in_text.len() < wanted && read < RANKED_AT_MOST {
         let round = CANDIDATES_PER_ROUND.min(RANKED_AT_MOST - read);
-        let rows = sqlite::candidates(pool, expr, (round, below), viewer).await?;
+        let rows = sqlite::candidates(pool, expr, (round, below), viewer, &text_of).await?;
         read += rows.len() as i64;
         let last_round = (rows.len() as i64) < round;
         for c in rows {
             below = c.seq;
-            if found.hits.iter().any(|h| h.id == c.id) {
+            // No text: found already, or SQLite saw it cannot hold them.
+            let Some(body) = c.body else {
                 continue;
-            }
-            // Each text folded at most once, the body only when the title falls
-            // short and the raw text cannot tell.
+            };
+            // The title folded once; the text is looked at as it is, folded
+            // only near the characters that fold into the substrings.
             let title_text = snippet::folded(&c.title);
             let title = substrings.iter().all(|s| title_text.contains(s.as_str()));
-            // The start of the text was read; the rest only when it must be.
-            let mut whole = None;
-            if !title && !body_holds(&c.body, &title_text, &substrings) {
-                if !snippet::is_cut(&c.body) {
-                    continue;
-                }
-                let text = crate::db::search::text_start(pool, &c.id, i32::MAX).await?;
-                match text.filter(|text| body_holds(text, &title_text, &substrings)) {
-                    Some(text) => whole = Some(text),
-                    None => continue,
-                }
+            if !title && !body_holds(&body, &title_text, &substrings) {
+                continue;
             }
-            let snippet = match &whole {
-                Some(text) => snippet::around(text, &t.needles, OPEN, CLOSE),
-                None => snippet::cut(pool, (&c.id, &c.body), &t.needles, (OPEN, CLOSE)).await,
-            };
             let hit = Hit {
-                snippet,
+                snippet: snippet::around(&body, &t.needles, OPEN, CLOSE),
                 id: c.id,
                 title: c.title,
                 updated_at: c.updated_at,
@@ -124,15 +122,9 @@ async fn everything_in(db: &Db, scope: Scope, limit: i64, actor: Option<Actor<'_
 
 /// Whether each of `substrings` (folded) is in the title (folded) or the body.
 fn body_holds(body: &str, title: &str, substrings: &[String]) -> bool {
-    let mut folded: Option<String> = None;
-    substrings.iter().all(|s| {
-        title.contains(s.as_str())
-            || snippet::holds_without_folding(body, s).unwrap_or_else(|| {
-                folded
-                    .get_or_insert_with(|| snippet::folded(body))
-                    .contains(s.as_str())
-            })
-    })
+    substrings
+        .iter()
+        .all(|s| title.contains(s.as_str()) || snippet::holds(body, s))
 }
 
 /// Title hits first, then whole-word hits in the text, then hits inside words,

@@ -13,103 +13,66 @@ const WORDS_IN_ALL: usize = 28;
 const CHARS_BEFORE: usize = 80;
 const CHARS_IN_ALL: usize = 320;
 
-/// One character, lower-cased and without its accent (Latin letters), so that
-/// "Café" is found by "cafe" as the word index finds it.
-fn fold(c: char) -> char {
-    if c.is_ascii() {
-        return c.to_ascii_lowercase();
-    }
-    let c = c.to_lowercase().next().unwrap_or(c);
-    match c {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => 'a',
-        'ç' | 'ć' | 'č' => 'c',
-        'ď' | 'đ' => 'd',
-        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ė' | 'ę' | 'ě' => 'e',
-        'ì' | 'í' | 'î' | 'ï' | 'ī' | 'į' => 'i',
-        'ñ' | 'ń' | 'ň' => 'n',
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' => 'o',
-        'ś' | 'š' | 'ş' => 's',
-        'ť' | 'ţ' => 't',
-        'ù' | 'ú' | 'û' | 'ü' | 'ū' | 'ů' | 'ű' | 'ų' => 'u',
-        'ý' | 'ÿ' => 'y',
-        'ź' | 'ż' | 'ž' => 'z',
-        'ł' => 'l',
-        'ř' => 'r',
-        'ğ' => 'g',
-        c => c,
-    }
-}
+mod fold;
 
-/// `text` folded as the trigram index folds it (case and Latin accents), so
-/// that one folded text holds another exactly when the index would match it.
-pub fn folded(text: &str) -> String {
-    if text.is_ascii() {
-        return text.to_ascii_lowercase();
-    }
-    text.chars().map(fold).collect()
-}
-
-/// Whether `text` holds `needle` (already folded) once folded, when that can be
-/// told without folding it: an ASCII needle found in the raw text, case aside,
-/// is there (ASCII letters fold to their lower case, and no byte of a longer
-/// UTF-8 character is ASCII); not found in ASCII text, it is not. `None`: the
-/// text must be folded to tell (accented letters may fold into the needle).
-/// Folding 64 KB of accented text costs ~0.5 ms; this scan a few µs.
-pub fn holds_without_folding(text: &str, needle: &str) -> Option<bool> {
-    let (hay, n) = (text.as_bytes(), needle.as_bytes());
-    if !needle.is_ascii() {
-        return None;
-    }
-    let Some((&first, rest)) = n.split_first() else {
-        return Some(true);
-    };
-    let found = hay.len() >= n.len()
-        && (0..=hay.len() - n.len()).any(|i| {
-            hay[i].to_ascii_lowercase() == first
-                && hay[i + 1..i + n.len()].eq_ignore_ascii_case(rest)
-        });
-    match found {
-        true => Some(true),
-        false if text.is_ascii() => Some(false),
-        false => None,
-    }
-}
-
-/// Where `needle` occurs in `hay` (both folded), by char index, left to right.
-fn occurrences(hay: &[char], needle: &[char]) -> impl Iterator<Item = usize> {
-    let n = needle.len();
-    (0..hay.len().saturating_sub(n.max(1) - 1))
-        .filter(move |&i| n > 0 && hay[i] == needle[0] && hay[i..i + n] == *needle)
-}
+use fold::{fold, occurrences};
+pub use fold::{folded, holds};
 
 /// All of `text` (a title) with every occurrence of any of `needles` between
 /// `open` and `close`, case and accents folded as in `around`; empty when none
 /// occurs.
 pub fn mark_all(text: &str, needles: &[String], open: &str, close: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
-    let folded: Vec<char> = chars.iter().map(|&c| fold(c)).collect();
-    let mut marks = vec![0u8; chars.len()];
-    for n in needles {
-        let n: Vec<char> = n.chars().map(fold).collect();
-        for i in occurrences(&folded, &n) {
-            marks[i] |= 1;
-            marks[i + n.len() - 1] |= 2;
-        }
-    }
+    let marks = marks(&chars, &folded_needles(needles));
     if marks.iter().all(|&m| m == 0) {
         return String::new();
     }
     let mut out = String::with_capacity(text.len() + 8);
+    push_marked(&mut out, &chars, &marks, (open, close), |c| c);
+    out
+}
+
+fn folded_needles(needles: &[String]) -> Vec<Vec<char>> {
+    needles
+        .iter()
+        .map(|n| n.chars().map(fold).collect::<Vec<_>>())
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
+/// For each of `chars`: bit 1 where an occurrence of a needle starts, bit 2
+/// where one ends (case and accents folded).
+fn marks(chars: &[char], needles: &[Vec<char>]) -> Vec<u8> {
+    let folded: Vec<char> = chars.iter().map(|&c| fold(c)).collect();
+    let mut marks = vec![0u8; chars.len()];
+    for n in needles {
+        for i in occurrences(&folded, n) {
+            marks[i] |= 1;
+            marks[i + n.len() - 1] |= 2;
+        }
+    }
+    marks
+}
+
+/// `chars`, each through `show`, with each marked run between `open` and
+/// `close` (overlapping runs make one).
+fn push_marked(
+    out: &mut String,
+    chars: &[char],
+    marks: &[u8],
+    (open, close): (&str, &str),
+    show: impl Fn(char) -> char,
+) {
     let mut depth = 0;
-    for (i, &c) in chars.iter().enumerate() {
-        if marks[i] & 1 != 0 {
+    for (&c, &mark) in chars.iter().zip(marks) {
+        if mark & 1 != 0 {
             if depth == 0 {
                 out.push_str(open);
             }
             depth += 1;
         }
-        out.push(c);
-        if marks[i] & 2 != 0 && depth > 0 {
+        out.push(show(c));
+        if mark & 2 != 0 && depth > 0 {
             depth -= 1;
             if depth == 0 {
                 out.push_str(close);
@@ -119,12 +82,12 @@ pub fn mark_all(text: &str, needles: &[String], open: &str, close: &str) -> Stri
     if depth > 0 {
         out.push_str(close);
     }
-    out
 }
 
 /// About `WORDS_IN_ALL` words of `text` around the first occurrence of any of
 /// `needles` (already lower-case), with every occurrence in the window between
-/// `open` and `close`; the start of the text when none occurs.
+/// `open` and `close`; the start of the text when none occurs in its first
+/// `SCAN_CHARS` characters.
 pub fn around(text: &str, needles: &[String], open: &str, close: &str) -> String {
     window(text, needles, (open, close), false).unwrap_or_default()
 }
@@ -138,41 +101,30 @@ pub fn around_start(text: &str, needles: &[String], open: &str, close: &str) -> 
 }
 
 /// `around`, for a `text` that is `cut` from a longer one: `None` then unless
-/// a match and its window lie inside it.
+/// a match and its window lie inside it. What a reader sees of the Markdown
+/// (no `##`, `**`, fences or table pipes: `plain::chars`) is made of the lines
+/// around the first match only; the lines before it are only looked at.
 fn window(
     text: &str,
     needles: &[String],
     (open, close): (&str, &str),
     cut: bool,
 ) -> Option<String> {
-    let needles: Vec<Vec<char>> = needles
-        .iter()
-        .map(|n| n.chars().map(fold).collect::<Vec<_>>())
-        .filter(|n| !n.is_empty())
+    let needles = folded_needles(needles);
+    // `chars` from the start of a line `from`, with the first match at `first`
+    // and at least CHARS_BEFORE characters before it (or the text's start).
+    let (from, first) = match first_match(text, &needles) {
+        Some((line, at)) => {
+            let (from, at) = back_up(text, line, at);
+            (from, Some(at))
+        }
+        None => (0, None),
+    };
+    let mut rest = super::plain::chars(&text[from..]);
+    let chars: Vec<char> = rest
+        .by_ref()
+        .take(first.unwrap_or(0) + CHARS_IN_ALL + 2)
         .collect();
-    // Fold only as far as the first match and a window after it.
-    let (mut chars, mut folded) = (Vec::new(), Vec::new());
-    let mut first: Option<usize> = None;
-    // What a reader sees of the Markdown: no `##`, `**`, fences or table pipes.
-    let mut rest = super::plain::chars(text);
-    for c in rest.by_ref() {
-        chars.push(c);
-        folded.push(fold(c));
-        match first {
-            None => {
-                first = needles
-                    .iter()
-                    .filter(|n| folded.ends_with(n))
-                    .map(|n| folded.len() - n.len())
-                    .min();
-            }
-            Some(at) if folded.len() > at + 4096 => break,
-            Some(_) => {}
-        }
-        if chars.len() >= SCAN_CHARS {
-            break;
-        }
-    }
     let more_text = cut || rest.next().is_some();
     let is_space = |i: usize| chars[i].is_whitespace();
     // Back up WORDS_BEFORE words from the first match, then forward to the end.
@@ -199,36 +151,14 @@ fn window(
     if cut && (first.is_none() || end >= chars.len()) {
         return None;
     }
-    let mut marks = vec![0u8; end - start];
-    for n in &needles {
-        for i in occurrences(&folded[start..end], n) {
-            marks[i] |= 1;
-            marks[i + n.len() - 1] |= 2;
-        }
-    }
-    let mut out = String::with_capacity((end - start) * 2 + 8);
-    if start > 0 {
+    let shown = &chars[start..end];
+    let mut out = String::with_capacity(shown.len() * 2 + 8);
+    if start > 0 || from > 0 {
         out.push('…');
     }
-    let mut depth = 0;
-    for (i, &c) in chars[start..end].iter().enumerate() {
-        if marks[i] & 1 != 0 {
-            if depth == 0 {
-                out.push_str(open);
-            }
-            depth += 1;
-        }
-        out.push(if c.is_whitespace() { ' ' } else { c });
-        if marks[i] & 2 != 0 && depth > 0 {
-            depth -= 1;
-            if depth == 0 {
-                out.push_str(close);
-            }
-        }
-    }
-    if depth > 0 {
-        out.push_str(close);
-    }
+    let marks = marks(shown, &needles);
+    let flat = |c: char| if c.is_whitespace() { ' ' } else { c };
+    push_marked(&mut out, shown, &marks, (open, close), flat);
     let trimmed = out.trim_end().len();
     out.truncate(trimmed);
     if end < chars.len() || more_text {
@@ -237,33 +167,76 @@ fn window(
     Some(out)
 }
 
-/// Whether `start`, the start of a text as a search reads it, was cut from
-/// a longer text.
-pub fn is_cut(start: &str) -> bool {
-    start.len() > START_CHARS && start.chars().nth(START_CHARS).is_some()
+/// The first match of `needles` in what a reader sees of the first
+/// `SCAN_CHARS` characters of `text`: the byte where its line starts and the
+/// character in that line's `plain::chars` where it starts (of the matches in
+/// the line, the one that ends first). Only a line where a quick look over the
+/// whole text (`plain::loose`) finds a needle is made plain: ~1 ns a byte,
+/// where making every line plain cost ~20.
+fn first_match(text: &str, needles: &[Vec<char>]) -> Option<(usize, usize)> {
+    let limit = match text.len() > SCAN_CHARS {
+        true => text
+            .char_indices()
+            .nth(SCAN_CHARS)
+            .map_or(text.len(), |(at, _)| at),
+        false => text.len(),
+    };
+    let text = &text[..limit];
+    let strings: Vec<String> = needles.iter().map(|n| n.iter().collect()).collect();
+    let mut loose = String::new();
+    super::plain::loose(text, fold, &mut loose);
+    // The same line of `text` and of `loose` (each starts after as many
+    // line ends in both).
+    let (mut line, mut loose_line) = (0, 0);
+    loop {
+        let rest = &loose[loose_line..];
+        let at = loose_line + strings.iter().filter_map(|n| rest.find(n.as_str())).min()?;
+        for _ in 0..loose.as_bytes()[loose_line..at]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+        {
+            line += text[line..].find('\n')? + 1;
+        }
+        loose_line = at
+            - loose[..at]
+                .bytes()
+                .rev()
+                .take_while(|&b| b != b'\n')
+                .count();
+        let end = text[line..]
+            .find('\n')
+            .map_or(text.len(), |end| line + end + 1);
+        let folded: Vec<char> = super::plain::chars(&text[line..end]).map(fold).collect();
+        let found = needles
+            .iter()
+            .filter_map(|n| occurrences(&folded, n).next().map(|at| (at + n.len(), at)))
+            .min();
+        if let Some((_, at)) = found {
+            return Some((line, at));
+        }
+        // Not in what a reader sees: on from the next line.
+        loose_line += loose[loose_line..].find('\n')? + 1;
+        line = end;
+    }
 }
 
-/// The snippet of the hit `id` from `start`, the start of its text as the
-/// search read it (`around_start`); when its match lies further in, the text
-/// is read again, up to `SCAN_CHARS`. A text gone meanwhile, or a failed read
-/// (logged), shows the start that was read.
-pub async fn cut(
-    read: &impl crate::db::Conn,
-    (id, start): (&str, &str),
-    needles: &[String],
-    (open, close): (&str, &str),
-) -> String {
-    if let Some(s) = around_start(start, needles, open, close) {
-        return s;
+/// Where to start making the text plain so that at least CHARS_BEFORE
+/// characters come before the match at `at` in the line starting at `line`
+/// (or the text's start): that line start and the match's place after it.
+fn back_up(text: &str, mut line: usize, mut at: usize) -> (usize, usize) {
+    while at <= CHARS_BEFORE && line > 0 {
+        let before = text[..line - 1].rfind('\n').map_or(0, |i| i + 1);
+        at += super::plain::chars(&text[before..line]).count();
+        line = before;
     }
-    let text = match crate::db::search::text_start(read, id, SCAN_CHARS as i32).await {
-        Ok(text) => text,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not read a search hit's text");
-            None
-        }
-    };
-    around(text.as_deref().unwrap_or(start), needles, open, close)
+    (line, at)
+}
+
+/// Whether `start`, the start of a text as a search reads it, was cut from
+/// a longer text.
+fn is_cut(start: &str) -> bool {
+    start.len() > START_CHARS && start.chars().nth(START_CHARS).is_some()
 }
 
 #[cfg(test)]
@@ -289,37 +262,6 @@ mod tests {
             around_start("no match here", &needles, "[", "]").as_deref(),
             Some("no match here")
         );
-    }
-
-    fn holds(hay: &str, needle: &str) -> bool {
-        folded(hay).contains(&folded(needle))
-    }
-
-    #[test]
-    fn a_needle_is_told_in_raw_text_when_folding_cannot_change_the_answer() {
-        assert_eq!(
-            holds_without_folding("The ARCHIVE room", "rchiv"),
-            Some(true)
-        );
-        assert_eq!(holds_without_folding("Café ARCHIVE", "rchiv"), Some(true));
-        assert_eq!(
-            holds_without_folding("plain text only", "rchiv"),
-            Some(false)
-        );
-        // Accented text may fold into the needle: it must be folded to tell.
-        assert_eq!(holds_without_folding("un café", "cafe"), None);
-        assert!(folded("un café").contains("cafe"));
-        assert_eq!(holds_without_folding("abc", "ç"), None);
-        assert_eq!(holds_without_folding("ab", "abc"), Some(false));
-    }
-
-    #[test]
-    fn holds_folds_case_and_accents_and_wants_the_exact_sequence() {
-        assert!(holds("A Café in Berlin", "cafe in"));
-        assert!(holds("GARDEN ledger", "den led"));
-        assert!(holds("全文検索エンジン", "文検索"));
-        assert!(!holds("the garden, the ledger", "den led"));
-        assert!(!holds("abc bcd", "abcd"));
     }
 
     fn snip(text: &str, needles: &[&str]) -> String {
@@ -379,6 +321,34 @@ mod tests {
             mark_all("Banana", &["ana".to_string()], "[", "]"),
             "B[anana]"
         );
+    }
+
+    #[test]
+    fn the_first_match_is_the_first_a_reader_sees_however_the_lines_look() {
+        let lead = "words before it ".repeat(40);
+        // Marks inside the word: found as the reader reads it.
+        let s = snip(&format!("{lead}\nthe **lam**bda form"), &["lambda"]);
+        assert!(s.contains("the [lambda] form"), "{s}");
+        // In a link's address, a fence's info or a list marker it is not seen:
+        // the first match is the next one a reader sees.
+        let text = format!(
+            "{lead}\nsee [the page](https://lambda.example) and\n```lambda\n1. one\nlast lambda here"
+        );
+        let s = snip(&text, &["lambda", "1"]);
+        assert!(s.contains("[lambda] here") && !s.contains("https"), "{s}");
+        assert!(!s.contains("[1]"), "{s}");
+        // An escaped bracket starts no address; an accent folds.
+        let s = snip(&format!("{lead}\nan \\](Lambda) and"), &["lambda"]);
+        assert!(s.ends_with("an ]([Lambda]) and"), "{s}");
+        let s = snip(&format!("{lead}\nun CAFÉ noir"), &["cafe"]);
+        assert!(s.ends_with("un [CAFÉ] noir"), "{s}");
+    }
+
+    #[test]
+    fn a_match_past_the_scanned_characters_shows_the_start() {
+        let text = format!("{} needle", "word ".repeat(SCAN_CHARS / 5));
+        let s = snip(&text, &["needle"]);
+        assert!(s.starts_with("word word") && !s.contains('['), "{s}");
     }
 
     #[test]

@@ -61,15 +61,15 @@ pub async fn ranked<T: crate::db::FromRow>(
         .await
 }
 
-/// A document that holds every trigram asked for, with its whole text: the
-/// caller checks that the text holds the sequence itself.
+/// A document that holds every trigram asked for, with its whole text where
+/// it may hold what is looked for: the caller checks that it does.
 #[derive(Debug)]
 pub struct Candidate {
     pub seq: i64,
     pub id: String,
     pub title: String,
     pub updated_at: i64,
-    pub body: String,
+    pub body: Option<String>,
 }
 crate::db::from_row!(Candidate {
     seq,
@@ -80,30 +80,57 @@ crate::db::from_row!(Candidate {
 });
 
 /// Newest first, from `seq` `$3` down; the index (migrations/sqlite/0010)
-/// keeps no positions, so it ranks nothing.
+/// keeps no positions, so it ranks nothing. The text is read out only where it
+/// may hold each of the strings `$8` (a JSON array): most candidates of a part
+/// of a word do not, and reading each whole text out (it is also the largest
+/// part of a hit) cost more than SQLite's look (`LIKE`, ASCII letters case
+/// aside) at it. A text or title that is not all ASCII may hold them once
+/// folded (`length` counts characters, `size` bytes), so it is read out.
+/// Documents `$9` (ids, JSON) come without their text.
 static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "SELECT d.seq, d.id, d.title, d.updated_at, substr(d.body, 1, {}) AS body
+        "SELECT d.seq, d.id, d.title, d.updated_at,
+                CASE WHEN d.id IN (SELECT value FROM json_each($9)) THEN NULL
+                     WHEN NOT EXISTS (
+                              SELECT 1 FROM json_each($8) AS w
+                              WHERE d.body NOT LIKE '%' || w.value || '%'
+                                AND d.title NOT LIKE '%' || w.value || '%')
+                       OR length(d.body) <> d.size
+                       OR length(d.title) <> length(CAST(d.title AS BLOB))
+                     THEN d.body END AS body
          FROM documents_trigrams CROSS JOIN documents AS d ON d.seq = documents_trigrams.rowid
          WHERE documents_trigrams MATCH $1 AND documents_trigrams.rowid < $3
            AND d.deleted_at IS NULL AND {} AND {}
          ORDER BY documents_trigrams.rowid DESC LIMIT $2",
-        super::START_CHARS + 1,
         visible("$4"),
         super::in_scope(false)
     )
 });
 
+/// What a candidate's text is looked at for before it is read out.
+pub struct Wanted<'a> {
+    /// Strings of ASCII letters, digits and spaces, each of which the text or
+    /// the title must hold (ASCII letters case aside) for the text to be read;
+    /// none: every text is read.
+    pub each: &'a [String],
+    /// Documents whose text is not wanted (already found).
+    pub not: &'a [&'a str],
+}
+
 /// Up to `limit` documents `viewer` may read whose `seq` is below `below`,
 /// holding every trigram of the FTS5 expression `expr`, newest first, each
-/// with the start of its text (`START_CHARS` + 1 characters).
+/// with its whole text where it may be `wanted`.
 pub async fn candidates(
     ex: &impl crate::db::Conn,
     expr: &str,
     (limit, below): (i64, i64),
     (viewer, scope): (Option<i64>, &Scope),
+    wanted: &Wanted<'_>,
 ) -> Result<Vec<Candidate>, crate::db::Error> {
     let [folder, under, tag] = scope.values();
+    let each =
+        serde_json::to_string(wanted.each).map_err(|e| crate::db::internal(e.to_string()))?;
+    let not = serde_json::to_string(wanted.not).map_err(|e| crate::db::internal(e.to_string()))?;
     crate::db::query_as(CANDIDATES.as_str())
         .bind(expr)
         .bind(limit)
@@ -112,6 +139,8 @@ pub async fn candidates(
         .bind(folder)
         .bind(under)
         .bind(tag)
+        .bind(each)
+        .bind(not)
         .fetch_all(ex)
         .await
 }
