@@ -2,7 +2,6 @@
 //! words cut into plain terms (never syntax), and the hits with their snippets.
 
 use super::{cjk, snippet};
-use crate::db::search::SCAN_CHARS;
 
 /// Longest query looked at; the rest is ignored rather than refused.
 const MAX_QUERY_BYTES: usize = 512;
@@ -268,38 +267,14 @@ pub(super) fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
     }
 }
 
-/// At most this many hits' texts are read again in one query, each up to
-/// `SCAN_CHARS` characters: a few MB at most in memory, not a page's 50.
-const TEXTS_AT_ONCE: usize = 10;
-
 /// Each hit's snippet from the start of its text, which the search left in
-/// `snippet` (`snippet::around_start`); the hits whose match lies further in
-/// are read again, `TEXTS_AT_ONCE` at a time, up to `SCAN_CHARS`. A text gone
-/// meanwhile, or a failed read (logged), shows the start that was read.
+/// `snippet` (`snippet::fill`).
 pub(super) async fn fill(read: &impl crate::db::Conn, hits: &mut [Hit], needles: &[String]) {
-    let mut later = Vec::new();
-    for (i, hit) in hits.iter_mut().enumerate() {
-        match snippet::around_start(&hit.snippet, needles, OPEN, CLOSE) {
-            Some(s) => hit.snippet = s,
-            None => later.push(i),
-        }
-    }
-    for some in later.chunks(TEXTS_AT_ONCE) {
-        let ids: Vec<&str> = some.iter().map(|&i| hits[i].id.as_str()).collect();
-        let texts = match crate::db::search::texts_start(read, &ids, SCAN_CHARS as i32).await {
-            Ok(texts) => texts,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not read search hits' texts");
-                Vec::new()
-            }
-        };
-        for &i in some {
-            let hit = &mut hits[i];
-            let text = texts.iter().find(|t| t.id == hit.id);
-            let text = text.map_or(hit.snippet.as_str(), |t| t.text.as_str());
-            hit.snippet = snippet::around(text, needles, OPEN, CLOSE);
-        }
-    }
+    let mut snippets: Vec<(&str, &mut String)> = hits
+        .iter_mut()
+        .map(|h| (h.id.as_str(), &mut h.snippet))
+        .collect();
+    snippet::fill(read, &mut snippets, needles, (OPEN, CLOSE)).await;
 }
 
 #[cfg(test)]
