@@ -14,9 +14,11 @@ const CHARS_BEFORE: usize = 80;
 const CHARS_IN_ALL: usize = 320;
 
 mod fold;
+mod page;
 
 use fold::{fold, occurrences};
 pub use fold::{folded, holds};
+pub use page::fill;
 
 /// All of `text` (a title) with every occurrence of any of `needles` between
 /// `open` and `close`, case and accents folded as in `around`; empty when none
@@ -184,7 +186,35 @@ fn first_match(text: &str, needles: &[Vec<char>]) -> Option<(usize, usize)> {
     let text = &text[..limit];
     let strings: Vec<String> = needles.iter().map(|n| n.iter().collect()).collect();
     let mut loose = String::new();
-    super::plain::loose(text, fold, &mut loose);
+    // A block of whole lines at a time: a match near the start costs that
+    // block, not the whole text.
+    let mut block = 0;
+    while block < text.len() {
+        let mut end = (block + LOOSE_BLOCK).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let end = text[end..].find('\n').map_or(text.len(), |e| end + e + 1);
+        let lines = &text[block..end];
+        super::plain::loose(lines, fold, &mut loose);
+        if let Some((line, at)) = first_in(lines, &loose, needles, &strings) {
+            return Some((block + line, at));
+        }
+        block = end;
+    }
+    None
+}
+
+/// Bytes of text made loose at a time by `first_match`.
+const LOOSE_BLOCK: usize = 8_192;
+
+/// `first_match` in `text`, whole lines, of which `loose` is the loose look.
+fn first_in(
+    text: &str,
+    loose: &str,
+    needles: &[Vec<char>],
+    strings: &[String],
+) -> Option<(usize, usize)> {
     // The same line of `text` and of `loose` (each starts after as many
     // line ends in both).
     let (mut line, mut loose_line) = (0, 0);
@@ -237,50 +267,6 @@ fn back_up(text: &str, mut line: usize, mut at: usize) -> (usize, usize) {
 /// a longer text.
 fn is_cut(start: &str) -> bool {
     start.len() > START_CHARS && start.chars().nth(START_CHARS).is_some()
-}
-
-/// At most this many hits' texts are read again in one query, each up to
-/// `SCAN_CHARS` characters: a few MB at most in memory, not a page's 50.
-const TEXTS_AT_ONCE: usize = 10;
-
-/// Each hit's snippet, given as its id and the start of its text as the search
-/// read it (`around_start`); the hits whose match lies further in are read
-/// again, `TEXTS_AT_ONCE` to a query, up to `SCAN_CHARS`. A text gone
-/// meanwhile, or a failed read (logged), shows the start that was read.
-pub async fn fill(
-    read: &impl crate::db::Conn,
-    hits: &mut [(&str, &mut String)],
-    needles: &[String],
-    (open, close): (&str, &str),
-) {
-    let mut later = Vec::new();
-    for (i, (_, snippet)) in hits.iter_mut().enumerate() {
-        match around_start(snippet, needles, open, close) {
-            Some(s) => **snippet = s,
-            None => later.push(i),
-        }
-    }
-    for some in later.chunks(TEXTS_AT_ONCE) {
-        let ids: Vec<&str> = some.iter().map(|&i| hits[i].0).collect();
-        let texts = match crate::db::search::texts_start(read, &ids, SCAN_CHARS as i32).await {
-            Ok(texts) => texts,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not read search hits' texts");
-                Vec::new()
-            }
-        };
-        for &i in some {
-            let (id, snippet) = &mut hits[i];
-            let text = texts.iter().find(|t| t.id == *id);
-            let cut = around(
-                text.map_or(snippet.as_str(), |t| t.text.as_str()),
-                needles,
-                open,
-                close,
-            );
-            **snippet = cut;
-        }
-    }
 }
 
 #[cfg(test)]
@@ -393,6 +379,15 @@ mod tests {
         let text = format!("{} needle", "word ".repeat(SCAN_CHARS / 5));
         let s = snip(&text, &["needle"]);
         assert!(s.starts_with("word word") && !s.contains('['), "{s}");
+    }
+
+    #[test]
+    fn a_match_many_lines_in_is_found_across_the_blocks_read() {
+        // Accented lines put block ends inside characters; the match is on
+        // a line past several blocks.
+        let lead = "déjà vu, **bold** words here\n".repeat(LOOSE_BLOCK / 10);
+        let s = snip(&format!("{lead}the *lam*bda line\nafter"), &["lambda"]);
+        assert!(s.contains("the [lambda] line"), "{s}");
     }
 
     #[test]
