@@ -8,31 +8,13 @@ use super::{DocError, DocId, Document};
 use crate::db::Db;
 use crate::db::documents::shares;
 
+pub use crate::db::documents::Access;
+
 /// Who is acting: recorded as a document's owner and on each revision.
 #[derive(Clone, Copy, Debug)]
 pub struct Actor<'a> {
     pub user_id: i64,
     pub name: &'a str,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Access {
-    None = 0,
-    Read = 1,
-    Edit = 2,
-    /// Delete, restore, share, publish.
-    Own = 3,
-}
-
-impl Access {
-    fn from_level(n: i64) -> Self {
-        match n {
-            3.. => Self::Own,
-            2 => Self::Edit,
-            1 => Self::Read,
-            _ => Self::None,
-        }
-    }
 }
 
 pub fn viewer(actor: Option<Actor<'_>>) -> Option<i64> {
@@ -54,8 +36,8 @@ pub async fn authorize(
 /// The verdict on a document fetched with its `access` level computed.
 pub fn check(found: Option<Document>, need: Access) -> Result<Document, DocError> {
     let doc = found.ok_or(DocError::NotFound)?;
-    match Access::from_level(doc.access) {
-        Access::None => Err(DocError::NotFound),
+    match doc.access {
+        have if !have.may_read() => Err(DocError::NotFound),
         have if have < need => Err(DocError::Forbidden),
         _ => Ok(doc),
     }

@@ -226,7 +226,7 @@ pub async fn document_edit(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
-    if doc.access < documents::Access::Edit as i64 {
+    if !doc.access.may_edit() {
         return Err(DocError::Forbidden.into());
     }
     if doc.deleted_at.is_some() {

@@ -162,7 +162,7 @@ pub async fn draft_offer(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
-    let draft = match doc.access >= documents::Access::Edit as i64 {
+    let draft = match doc.access.may_edit() {
         true => drafts::offer(&state.db, &doc, actor(&user)).await?,
         false => None,
     };

@@ -154,11 +154,11 @@ pub fn sharing_note(visibility: &str, shared_with: i64, public_link: bool) -> Op
 
 impl From<&Document> for DocView {
     fn from(d: &Document) -> Self {
-        let is_owner = d.access >= crate::documents::Access::Own as i64;
+        let is_owner = d.access.may_own();
         Self {
             id: d.id.clone(),
             public: false,
-            can_edit: d.access >= crate::documents::Access::Edit as i64,
+            can_edit: d.access.may_edit(),
             is_owner,
             owner: if is_owner { None } else { d.owner_name.clone() },
             sharing: if is_owner {

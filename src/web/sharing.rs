@@ -9,8 +9,8 @@ use super::pages::{self, DocView, ShowPartial};
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
 use super::{AppState, done};
+use crate::documents;
 use crate::documents::access::{self, Change, Share};
-use crate::documents::{self, Access};
 use crate::web::error::AppError;
 
 #[derive(Template)]
@@ -45,7 +45,7 @@ async fn sharing_page(
     refused: Option<(String, String)>,
 ) -> Result<HttpResponse, AppError> {
     let doc = documents::get(&state.db, id, Some(actor(user))).await?;
-    if doc.access < Access::Own as i64 {
+    if !doc.access.may_own() {
         return Err(AppError::Forbidden(
             "Only the owner of a document can change who sees it.".into(),
         ));

@@ -1,10 +1,50 @@
 //! Who may see a document, as SQL: the viewer's access level computed in the
-//! query, and the conditions listings and search filter by. The rules themselves
-//! (what each level allows) are the domain's, in `documents::access`.
+//! query, read back as an `Access`, and the conditions listings and search filter
+//! by. The rules themselves (who needs which level) are the domain's, in
+//! `documents::access`.
 
 use std::sync::LazyLock;
 
 use super::{COLUMNS, Document};
+
+/// A viewer's access to a document, as `ACCESS_SQL` computes it: each level
+/// allows everything the ones below it do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Access {
+    /// Not even to read: the document is reported as missing.
+    #[default]
+    None = 0,
+    Read = 1,
+    Edit = 2,
+    /// Delete, restore, share, publish.
+    Own = 3,
+}
+
+impl Access {
+    /// The level from the number a query computed (`ACCESS_SQL`); the one
+    /// place that number is read. A row read without it reads as `None`.
+    pub(super) fn from_level(n: i64) -> Self {
+        match n {
+            3.. => Self::Own,
+            2 => Self::Edit,
+            1 => Self::Read,
+            _ => Self::None,
+        }
+    }
+
+    pub fn may_read(self) -> bool {
+        self >= Self::Read
+    }
+
+    pub fn may_edit(self) -> bool {
+        self >= Self::Edit
+    }
+
+    /// The owner's acts: delete, restore, share, publish.
+    pub fn may_own(self) -> bool {
+        self >= Self::Own
+    }
+}
 
 /// The viewer's access to `documents` rows (3 own, 2 edit, 1 read, 0 none), with
 /// the viewer's id as `$2`; no viewer is quire itself.
@@ -91,4 +131,20 @@ pub async fn find_with_access(
         .bind(viewer)
         .fetch_optional(ex)
         .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Access;
+
+    #[test]
+    fn each_level_allows_the_ones_below_it() {
+        let allows = |a: Access| (a.may_read(), a.may_edit(), a.may_own());
+        assert_eq!(allows(Access::from_level(0)), (false, false, false));
+        assert_eq!(allows(Access::from_level(1)), (true, false, false));
+        assert_eq!(allows(Access::from_level(2)), (true, true, false));
+        assert_eq!(allows(Access::from_level(3)), (true, true, true));
+        assert_eq!(Access::from_level(-1), Access::None);
+        assert_eq!(Access::default(), Access::None);
+    }
 }

@@ -20,7 +20,7 @@ pub mod shares;
 mod store;
 
 pub(crate) use access::access_for;
-pub use access::{find_with_access, owned, visible};
+pub use access::{Access, find_with_access, owned, visible};
 pub use html::{PackedHtml, pack_bytes, unpack_bytes};
 pub use store::*;
 
@@ -47,8 +47,8 @@ pub struct Document {
     pub public_token: Option<String>,
     /// Which renderer made `html`; not `RENDER_VERSION` means it must be redone.
     pub render_version: i64,
-    /// The viewer's access level, where the query computed it (see `access`).
-    pub access: i64,
+    /// The viewer's access, where the query computed it (`None` where it did not).
+    pub access: Access,
     /// How many people it is shared with by name, where the query counted them.
     pub shared_with: i64,
     /// The owner's name, where the query looked it up.
@@ -87,7 +87,7 @@ impl crate::db::FromRow for Document {
             visibility: row.try_get("visibility")?,
             public_token: row.try_get("public_token")?,
             render_version,
-            access: row.get_or_default("access")?,
+            access: Access::from_level(row.get_or_default("access")?),
             shared_with: row.get_or_default("shared_with")?,
             owner_name: row.get_or_default("owner_name")?,
             folder: row.get_or_default("folder")?,
