@@ -18,8 +18,37 @@ fn return_large_allocations() {
     }
 }
 
+/// A SIGBUS is what a memory-mapped database file that can no longer be
+/// written causes (SQLite's `-shm` marked immutable between quire's look and
+/// its use, see `Db::storage_refused`): the process cannot go on, but it says
+/// why before it ends, instead of vanishing without a log line.
+fn explain_sigbus() {
+    extern "C" fn on_sigbus(_: libc::c_int) {
+        const WHY: &[u8] = b"quire stopped: SIGBUS, a memory-mapped file could not be \
+written. Most likely the database's -shm file was marked immutable or append-only \
+(check with `lsattr`, undo with `chattr -i -a`), or the disk failed. Fix it and \
+start quire again; what was committed is safe.\n";
+        // SAFETY: write(2), signal(2) and raise(3) are async-signal-safe; the
+        // default action then ends the process as the signal would have.
+        unsafe {
+            libc::write(2, WHY.as_ptr().cast(), WHY.len());
+            libc::signal(libc::SIGBUS, libc::SIG_DFL);
+            libc::raise(libc::SIGBUS);
+        }
+    }
+    #[cfg(unix)]
+    // SAFETY: installs a handler that only makes async-signal-safe calls.
+    unsafe {
+        libc::signal(
+            libc::SIGBUS,
+            on_sigbus as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     return_large_allocations();
+    explain_sigbus();
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?

@@ -18,7 +18,7 @@ use crate::web::form::FormLimit;
 use crate::web::limits::{self, BodyTimeout, UploadBudget};
 use crate::web::metrics::LagCache;
 use crate::web::setup::SetupToken;
-use crate::web::{AppState, extractor_errors, layout, observe, security_headers};
+use crate::web::{AppState, db_gate, extractor_errors, layout, observe, security_headers};
 
 pub struct Application {
     port: u16,
@@ -157,6 +157,7 @@ fn serve(
             .configure(extractor_errors)
             .configure(crate::app)
             .default_service(web::to(not_found))
+            .wrap(from_fn(db_gate::wrap))
             .wrap(from_fn(layout::wrap))
             .wrap(security_headers())
             .wrap(from_fn(limits::body_deadline))

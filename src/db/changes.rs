@@ -131,8 +131,13 @@ impl Changes {
     }
 
     /// Watches the SQLite database for commits by any other connection, on a
-    /// connection of its own made with `options`; `stop` closes it.
-    pub fn watch_sqlite(&self, options: sqlx::sqlite::SqliteConnectOptions) {
+    /// connection of its own made with `options`, whenever `usable` says the
+    /// database may be touched; `stop` closes it.
+    pub fn watch_sqlite(
+        &self,
+        options: sqlx::sqlite::SqliteConnectOptions,
+        usable: impl Fn() -> bool + Send + 'static,
+    ) {
         let changes = self.clone();
         let mut stop = self.0.stop.subscribe();
         let task = tokio::spawn(async move {
@@ -143,6 +148,9 @@ impl Changes {
                 tokio::select! {
                     _ = stop.wait_for(|stopped| *stopped) => break,
                     _ = tick.tick() => {}
+                }
+                if !usable() {
+                    continue;
                 }
                 let now = data_version(&mut conn, &options).await;
                 if now.is_none() || now != last {
@@ -188,7 +196,11 @@ impl super::Db {
             super::Backend::Sqlite => {
                 if self.path.is_some() {
                     let pool = self.read.get_sqlite_connection_pool();
-                    self.changes.watch_sqlite((*pool.connect_options()).clone());
+                    let db = self.clone();
+                    self.changes
+                        .watch_sqlite((*pool.connect_options()).clone(), move || {
+                            db.storage_refused().is_none()
+                        });
                 }
             }
             super::Backend::Postgres => {

@@ -36,6 +36,7 @@ pub use group::Work;
 pub mod search;
 pub use files::{close_file, open_file};
 mod schema;
+mod shm;
 pub mod snapshot;
 mod sql;
 mod values;
@@ -94,6 +95,8 @@ pub struct Db {
     group: group::Group,
     /// Moves after every commit, for caches (`Db::watch_changes`).
     pub changes: changes::Changes,
+    /// SQLite: whether the `-shm` file was last found unwritable.
+    shm: shm::Gate,
 }
 
 /// The log directive that keeps PostgreSQL's notices ("relation ... already
@@ -214,6 +217,7 @@ impl Db {
             search: Default::default(),
             group: Default::default(),
             changes,
+            shm: Default::default(),
         })
     }
 
@@ -237,6 +241,7 @@ impl Db {
             search: Default::default(),
             group: Default::default(),
             changes,
+            shm: Default::default(),
         })
     }
 

@@ -25,6 +25,9 @@ pub async fn redo_old_pages(db: Db) {
     }
     let (mut after, mut redone) = (0, 0u64);
     loop {
+        while db.storage_refused().is_some() {
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
         let batch = match renders::stale(&db.read, RENDER_VERSION, after, BATCH).await {
             Ok(batch) => batch,
             Err(e) => {

@@ -124,7 +124,7 @@ fn capitalised(text: &str) -> String {
 pub fn unwritable_text(what: &str) -> String {
     format!(
         "Not saved: {what}, so quire could not write anything. Your text is below; copy it \
-         somewhere safe, and save again once the server's administrator has made room \
+         somewhere safe, and save again once the server's administrator has put it right \
          (what was saved before is intact)."
     )
 }
@@ -173,7 +173,7 @@ impl ResponseError for AppError {
                 "Not saved",
                 &format!(
                     "{} — so quire could not write anything. Go back to keep what you typed, \
-                     and try again once the server's administrator has made room.",
+                     and try again once the server's administrator has put it right.",
                     capitalised(what)
                 ),
             ),

@@ -14,6 +14,11 @@ pub async fn healthz() -> HttpResponse {
 /// The database answers, every migration is applied, and writes reach the disk
 /// (after a write failed on a full or read-only disk, not until one succeeds).
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
+    if let Some(fault) = state.db.storage_refused() {
+        return HttpResponse::ServiceUnavailable()
+            .content_type("text/plain; charset=utf-8")
+            .body(format!("database not usable: {}", fault.what));
+    }
     if !state.db.is_ready().await {
         return HttpResponse::ServiceUnavailable()
             .content_type("text/plain; charset=utf-8")

@@ -15,6 +15,7 @@ pub mod cache;
 pub mod client;
 pub mod conflict;
 pub mod csrf;
+pub mod db_gate;
 pub mod documents;
 pub mod drafts;
 pub mod drain;

@@ -128,6 +128,16 @@ impl Server {
         kib * 1024
     }
 
+    /// The folder that holds the server's database (`q.db`).
+    pub fn folder(&self) -> &std::path::Path {
+        self._dir.path()
+    }
+
+    /// Whether the server process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     pub fn port(&mut self) -> u16 {
         let ready = self.wait_for(|l| l.contains("quire is ready"));
         let json: serde_json::Value = serde_json::from_str(&ready).expect("a JSON line");

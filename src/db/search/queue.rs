@@ -183,6 +183,9 @@ pub async fn run_indexer(db: Db) {
             () = tokio::time::sleep(GATHER) => {}
             () = progress.urgent.notified() => {}
         }
+        if db.storage_refused().is_some() {
+            continue;
+        }
         let seen = progress.committed.load(Ordering::Acquire);
         match catch_up(&db, BATCH, |_| {}).await {
             Ok(_) => {
