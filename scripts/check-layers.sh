@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The data layer is one room: only src/db/ names the database crates (sqlx,
 # SeaORM) and only src/db/ writes SQL (each aggregate's statements live in its
-# module there). Everything else calls the functions of quire::db.
+# module there). Everything else calls the functions of quire::db, and the web
+# layer not even those: it calls the domain (documents, accounts, transfer),
+# holding only the handle `crate::Db` and its change counter `crate::Changes`.
+# The data layer reaches up to nothing of the command line (progress bars).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 found="$(grep -rnE 'sqlx::|sea_orm::|use sqlx\b|use sea_orm\b' src --include='*.rs' | grep -v '^src/db/' || true)"
@@ -16,4 +19,16 @@ if [ -n "$sql" ]; then
   echo "$sql" >&2
   exit 1
 fi
-echo "ok: only src/db/ names sqlx or sea_orm, and only src/db/ runs SQL"
+web="$(grep -rnE '(crate|quire)::db\b' src/web --include='*.rs' || true)"
+if [ -n "$web" ]; then
+  echo "src/web/ may not use the data layer (crate::db) but through the domain; found:" >&2
+  echo "$web" >&2
+  exit 1
+fi
+up="$(grep -rnE 'crate::(progress|cli|ops|web)\b' src/db --include='*.rs' || true)"
+if [ -n "$up" ]; then
+  echo "src/db/ may not reach up to the command line or the web layer; found:" >&2
+  echo "$up" >&2
+  exit 1
+fi
+echo "ok: only src/db/ names sqlx or sea_orm and runs SQL; src/web/ goes through the domain; src/db/ reaches up to nothing"

@@ -9,12 +9,19 @@ pub mod db;
 pub mod documents;
 pub mod metrics;
 pub mod ops;
+pub mod pack;
 pub mod progress;
+pub mod query_param;
 pub mod random;
 pub mod seed;
 pub mod startup;
 pub mod transfer;
 pub mod web;
+
+/// The database handle and its change counter: all of the data layer that the
+/// web layer holds (it calls the domain's functions with them).
+pub use db::Db;
+pub use db::changes::Changes;
 
 use actix_web::Resource;
 use actix_web::guard;

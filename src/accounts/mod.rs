@@ -41,6 +41,17 @@ pub enum AccountError {
     Hash(String),
 }
 
+impl AccountError {
+    /// In words a user can be shown: why the disk refused the write, when
+    /// that is what went wrong.
+    pub fn unwritable(&self) -> Option<&'static str> {
+        match self {
+            Self::Db(e) => crate::db::storage_fault(e).map(|fault| fault.what),
+            _ => None,
+        }
+    }
+}
+
 fn wait_text(seconds: i64) -> String {
     match seconds {
         ..=1 => "a second".into(),

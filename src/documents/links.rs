@@ -9,8 +9,8 @@ use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 
 use super::{Actor, DocError, Document, access};
 use crate::db::documents::links::{self as stored, LINK_OPEN, key};
-use crate::db::documents::listing::encoded;
 use crate::db::{Backend, Db};
+use crate::query_param::encoded;
 
 /// Documents listed under "Linked from" at most.
 const LINKED_FROM: i64 = 100;

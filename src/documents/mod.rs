@@ -375,5 +375,10 @@ pub async fn empty_trash(db: &Db, actor: Option<Actor<'_>>) -> Result<u64, DocEr
     Ok(n)
 }
 
+/// How many documents there are, live and in the trash (for `/metrics`).
+pub async fn counts(db: &Db) -> Result<(i64, i64), DocError> {
+    Ok(store::counts(&db.read).await?)
+}
+
 #[cfg(test)]
 mod tests;

@@ -43,7 +43,8 @@ pub async fn migrate_to(
             return Err(e.context("opening the target"));
         }
     };
-    let result = copy_and_verify(&source, &target, config.max_doc_bytes, progress).await;
+    let bar = crate::progress::bar(0, progress, "copying {msg:14} [{bar:40}] {pos}/{len} rows")?;
+    let result = copy_and_verify(&source, &target, config.max_doc_bytes, &bar).await;
     source.close().await;
     target.close().await;
     let mut report = result?;

@@ -31,11 +31,11 @@ struct SettingsPartial<'a> {
 }
 
 pub fn account_error(e: AccountError) -> AppError {
+    if let Some(what) = e.unwritable() {
+        return AppError::Unavailable(what);
+    }
     match e {
-        AccountError::Db(e) => match crate::db::storage_fault(&e) {
-            Some(fault) => AppError::Unavailable(fault.what),
-            None => AppError::Internal(e.into()),
-        },
+        AccountError::Db(e) => AppError::Internal(e.into()),
         AccountError::Hash(e) => AppError::Internal(anyhow::anyhow!(e)),
         other => AppError::BadRequest(other.to_string()),
     }

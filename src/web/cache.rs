@@ -23,10 +23,10 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::Changes;
 use crate::accounts::{self, Live, User};
-use crate::db::changes::Changes;
-use crate::db::documents::{pack_bytes, unpack_bytes};
 use crate::documents::Document;
+use crate::pack::{pack_bytes, unpack_bytes};
 
 /// Sessions and access levels kept at most; past this they are all let go.
 const MOST_SMALL: usize = 50_000;

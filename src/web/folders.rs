@@ -22,7 +22,7 @@ pub async fn folder_rename(
         Ok(renamed) => {
             let path = match renamed.to.as_str() {
                 "" => "/".to_owned(),
-                to => format!("/?folder={}", crate::db::documents::listing::encoded(to)),
+                to => format!("/?folder={}", crate::query_param::encoded(to)),
             };
             Ok(done(&req, &path, "folder-renamed", FOLDER_RENAMED))
         }

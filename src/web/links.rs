@@ -11,8 +11,8 @@ use super::AppState;
 use super::error::AppError;
 use super::params::actor;
 use super::session::CurrentUser;
-use crate::db::documents::listing::encoded;
 use crate::documents;
+use crate::query_param::encoded;
 
 #[derive(Deserialize)]
 pub struct GoQuery {

@@ -5,8 +5,8 @@ use askama::Template;
 
 use super::folder_tree::{self, Step};
 use super::pages::Row;
-pub use crate::db::documents::listing::encoded;
 use crate::documents::Listing;
+pub use crate::query_param::encoded;
 
 #[derive(Template)]
 #[template(path = "documents/list_partial.html")]

@@ -177,7 +177,7 @@ fn write_cache(out: &mut String, state: &AppState) {
 
 /// Live and trashed documents.
 async fn write_documents(out: &mut String, state: &AppState) {
-    let counts = crate::db::documents::counts(&state.db.read).await;
+    let counts = crate::documents::counts(&state.db).await;
     match counts {
         Ok((live, trash)) => write_gauge(
             out,

@@ -53,8 +53,8 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::DefaultHeaders;
 use actix_web::{HttpRequest, HttpResponse, web};
 
+use crate::Db;
 use crate::config::Config;
-use crate::db::Db;
 use crate::web::error::AppError;
 
 /// What every handler may use. Nothing here is state another instance would need.

@@ -128,7 +128,7 @@ pub struct DocView {
 impl DocView {
     /// A value as a link's query parameter carries it.
     pub fn encoded(&self, value: &str) -> String {
-        crate::db::documents::listing::encoded(value)
+        crate::query_param::encoded(value)
     }
 }
 

@@ -62,15 +62,17 @@ impl MigrateReport {
 
 /// Copies every table of `source` (SQLite) into `target` (PostgreSQL, empty) in
 /// one target transaction and commits only a copy that reads back the same.
+/// `bar` (the caller's, hidden or drawn) is given the rows to copy as its
+/// length and counts them.
 pub async fn copy_and_verify(
     source: &Db,
     target: &Db,
     cap: usize,
-    progress: bool,
+    bar: &ProgressBar,
 ) -> anyhow::Result<MigrateReport> {
     let tables = tables::tables()?;
     check_schema(source, &tables).await?;
-    copy_all(source, target, &tables, cap, progress).await
+    copy_all(source, target, &tables, cap, bar).await
 }
 
 /// Reads the copy back inside its own transaction, table by table, beside what
@@ -145,7 +147,7 @@ async fn copy_all(
     target: &Db,
     tables: &[Table],
     cap: usize,
-    progress: bool,
+    bar: &ProgressBar,
 ) -> anyhow::Result<MigrateReport> {
     let mut tx = target
         .begin_write()
@@ -185,11 +187,11 @@ async fn copy_all(
             .with_context(|| format!("counting {}", table.name))?;
         total += n as u64;
     }
-    let bar = progress_bar(total, progress)?;
+    bar.set_length(total);
     let mut digests = Vec::with_capacity(tables.len());
     for table in tables {
         bar.set_message(table.name);
-        let d = copy_table(&mut snapshot, &mut tx, table, &bar)
+        let d = copy_table(&mut snapshot, &mut tx, table, bar)
             .await
             .with_context(|| format!("copying {}", table.name))?;
         digests.push(d);
@@ -282,12 +284,4 @@ async fn digest(
         digest.add(&rows::decode(&row, table)?);
     }
     Ok(digest.finish())
-}
-
-fn progress_bar(total: u64, visible: bool) -> anyhow::Result<ProgressBar> {
-    crate::progress::bar(
-        total,
-        visible,
-        "copying {msg:14} [{bar:40}] {pos}/{len} rows",
-    )
 }

@@ -2,22 +2,11 @@
 //! `html` left empty. Rows written before the page was compressed still hold it
 //! in `html` (and NULL in `html_z`) until they are next rendered.
 
-/// zstd's level for pages (the revisions' too).
-const LEVEL: i32 = 3;
+use crate::pack::{pack_bytes, unpack_bytes};
 
 /// No page comes near this: the body is capped at 64 MiB (`max_doc_bytes` far
 /// below); a frame that claims more is damaged.
 const MAX_PAGE: u64 = 1 << 30;
-
-thread_local! {
-    /// Making a zstd context costs more than (de)compressing a page with it
-    /// (a fresh one per page view took ~70 µs of CPU, measured with
-    /// `benches/http.sh`).
-    static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { std::cell::RefCell::new(None) };
-}
 
 /// A rendered page, compressed: made off the writer (rendering is CPU work
 /// too), written by the statements in `store` and `bulk`.
@@ -72,36 +61,6 @@ pub(super) fn unpack(packed: Option<Vec<u8>>, plain: String) -> Result<String, c
         Some(bytes) => decompress(&bytes),
         None => Ok(plain),
     }
-}
-
-/// `bytes` compressed as a page is (zstd), by this thread's context.
-pub fn pack_bytes(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    let mut packed = COMPRESSOR.with_borrow_mut(|slot| {
-        if slot.is_none() {
-            *slot = Some(zstd::bulk::Compressor::new(LEVEL)?);
-        }
-        match slot {
-            Some(c) => c.compress(bytes),
-            None => zstd::bulk::compress(bytes, LEVEL),
-        }
-    })?;
-    // zstd leaves room for the worst case (more than the input): what is kept
-    // (a stored page, the page cache) keeps only the bytes.
-    packed.shrink_to_fit();
-    Ok(packed)
-}
-
-/// What `pack_bytes` made of `size` bytes, by this thread's context.
-pub fn unpack_bytes(bytes: &[u8], size: usize) -> std::io::Result<Vec<u8>> {
-    DECOMPRESSOR.with_borrow_mut(|slot| {
-        if slot.is_none() {
-            *slot = Some(zstd::bulk::Decompressor::new()?);
-        }
-        match slot {
-            Some(d) => d.decompress(bytes, size),
-            None => zstd::bulk::decompress(bytes, size),
-        }
-    })
 }
 
 fn decompress(bytes: &[u8]) -> Result<String, crate::db::Error> {

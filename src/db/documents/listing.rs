@@ -3,6 +3,7 @@
 //! shared with them. Plain values, checked by type: the SQL for each is fixed in
 //! `store`.
 
+use crate::query_param::encoded;
 use serde::Deserialize;
 
 /// What the list is sorted by.
@@ -86,11 +87,6 @@ impl Listing {
         }
         q
     }
-}
-
-/// A value as a query parameter carries it.
-pub fn encoded(value: &str) -> String {
-    percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
 
 impl Sort {

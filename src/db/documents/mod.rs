@@ -21,7 +21,7 @@ mod store;
 
 pub(crate) use access::access_for;
 pub use access::{Access, find_with_access, owned, visible};
-pub use html::{PackedHtml, pack_bytes, unpack_bytes};
+pub use html::PackedHtml;
 pub use store::*;
 
 use std::sync::LazyLock;
