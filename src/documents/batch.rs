@@ -11,7 +11,7 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
         .into_iter()
         .map(|d| {
             let id = DocId::random();
-            let html = store::PackedHtml::pack(&render_page(&d.body, Some(id.as_str())))?;
+            let html = store::PackedHtml::pack(&render_page(d.body(), Some(id.as_str())))?;
             Ok((d, id, html))
         })
         .collect::<Result<Vec<_>, crate::db::Error>>()?;
@@ -34,12 +34,12 @@ async fn insert_new(
     now: i64,
 ) -> Result<Document, DocError> {
     let owner = actor.map(|a| a.user_id);
-    let cjk = cjk::index_text(&doc.title, &doc.body);
+    let cjk = cjk::index_text(doc.title(), doc.body());
     let tags = doc.tags_json();
     let row = store::NewRow {
         id: id.as_str(),
-        title: &doc.title,
-        body: &doc.body,
+        title: doc.title(),
+        body: doc.body(),
         html,
         render_version: RENDER_VERSION,
         cjk: &cjk,
@@ -50,6 +50,16 @@ async fn insert_new(
     };
     let created = store::insert(tx, row).await?;
     let author = actor.map(|a| a.name);
-    revisions::record(tx, created.seq, 1, &doc.title, &doc.body, None, author, now).await?;
+    revisions::record(
+        tx,
+        created.seq,
+        1,
+        doc.title(),
+        doc.body(),
+        None,
+        author,
+        now,
+    )
+    .await?;
     Ok(created)
 }

@@ -77,12 +77,8 @@ pub async fn restore_revision(
     let (_, old, text) = revision(db, id, rev, actor).await?;
     let html = crate::db::documents::PackedHtml::pack(&render_page(&text, Some(id.as_str())))?;
     // The folder and tags come back with the text, as the history showed them.
-    let doc = Valid {
-        title: old.title,
-        body: text,
-        folder: Some(old.folder),
-        tags: Some(super::place::tags_from_json(&old.tags)),
-    };
+    let tags = super::place::tags_from_json(&old.tags);
+    let doc = Valid::restored(old.title, text, old.folder, tags);
     let mut tx = db.begin_write().await?;
     let current = access::authorize(&*tx, id, actor, Access::Edit).await?;
     if current.deleted_at.is_some() {

@@ -32,6 +32,7 @@ pub mod search_scope;
 pub mod selection;
 mod snippet;
 mod tasks;
+mod valid;
 
 use crate::db::documents as store;
 pub use crate::db::documents::listing::{Listing, Order, Owner, Sort};
@@ -55,6 +56,7 @@ pub use saving::{Conflicted, Saved, save};
 pub use search::search;
 pub use search_query::{Found, Hit};
 pub use tasks::set_task;
+pub use valid::{Submitted, Tags, Valid};
 
 pub use crate::clock::now_ms;
 use crate::db::Db;
@@ -188,65 +190,9 @@ pub fn stored_len(body: &str) -> usize {
     bytes.len() - crlf + 2 * nul
 }
 
-/// A title and body that passed every rule, ready to store.
-#[derive(Debug, Clone)]
-pub struct Valid {
-    pub title: String,
-    pub body: String,
-    /// The folder to move it to; `None` keeps its folder (a new document:
-    /// the root).
-    pub folder: Option<String>,
-    /// The tags to give it; `None` keeps its tags (a new document: none).
-    pub tags: Option<Vec<String>>,
-}
-
-impl Valid {
-    /// The size cap is checked first, before any other work on the body, and
-    /// on the size the body will have as stored.
-    pub fn parse(title: &str, body: &str, cap: usize) -> Result<Self, DocError> {
-        let size = stored_len(body);
-        if size > cap {
-            return Err(DocError::TooLarge { size, cap });
-        }
-        let title = without_nul(title.trim());
-        if !title.chars().any(visible) {
-            return Err(DocError::EmptyTitle);
-        }
-        let chars = title.chars().count();
-        if chars > MAX_TITLE_CHARS {
-            return Err(DocError::TitleTooLong { chars });
-        }
-        Ok(Self {
-            title: title.into_owned(),
-            body: as_stored(body).into_owned(),
-            folder: None,
-            tags: None,
-        })
-    }
-
-    /// The folder to write, `None` to keep the document's.
-    pub fn folder(&self) -> Option<&str> {
-        self.folder.as_deref()
-    }
-
-    /// The tags to write as the database stores them, `None` to keep the document's.
-    pub fn tags_json(&self) -> Option<String> {
-        self.tags.as_deref().map(place::tags_json)
-    }
-
-    /// The same text, moved to `place`'s folder with its tags.
-    pub fn placed(self, place: Place) -> Self {
-        Self {
-            folder: Some(place.folder),
-            tags: Some(place.tags),
-            ..self
-        }
-    }
-}
-
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
     let id = DocId::random();
-    let page = prepared::Page::render(&doc.body, Some(id.as_str()))?;
+    let page = prepared::Page::render(doc.body(), Some(id.as_str()))?;
     prepared::create(db, id, doc, page, actor).await
 }
 
@@ -288,7 +234,7 @@ pub async fn update(
     doc: Valid,
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
-    let page = prepared::Page::render(&doc.body, Some(id.as_str()))?;
+    let page = prepared::Page::render(doc.body(), Some(id.as_str()))?;
     if let Some(saved) = prepared::save_quickly(db, (id, base), &doc, &page, actor, false).await? {
         return Ok(saved);
     }
@@ -315,11 +261,11 @@ pub(super) async fn save_over(
     html: &store::PackedHtml,
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
-    let cjk = cjk::index_text(&doc.title, &doc.body);
+    let cjk = cjk::index_text(doc.title(), doc.body());
     let tags = doc.tags_json();
     let next = store::NextVersion {
-        title: &doc.title,
-        body: &doc.body,
+        title: doc.title(),
+        body: doc.body(),
         html,
         render_version: RENDER_VERSION,
         cjk: &cjk,

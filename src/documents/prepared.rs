@@ -54,9 +54,9 @@ pub(super) async fn prepare(
     if current.deleted_at.is_some() || current.version != base {
         return Ok(None);
     }
-    let cjk = cjk::index_text(&doc.title, &doc.body);
-    let (added, removed) = revisions::line_changes(&current.body, &doc.body);
-    let text = prepare_text(&db.read, current.seq, &doc.body, Some(&current.body)).await?;
+    let cjk = cjk::index_text(doc.title(), doc.body());
+    let (added, removed) = revisions::line_changes(&current.body, doc.body());
+    let text = prepare_text(&db.read, current.seq, doc.body(), Some(&current.body)).await?;
     Ok(Some(Prepared {
         cjk,
         added,
@@ -90,8 +90,8 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
     ) -> Result<Option<Document>, crate::db::Error> {
         let tags = job.doc.tags_json();
         let next = store::NextVersion {
-            title: &job.doc.title,
-            body: &job.doc.body,
+            title: job.doc.title(),
+            body: job.doc.body(),
             html: &job.page.packed,
             render_version: RENDER_VERSION,
             cjk: &job.prepared.cjk,
@@ -107,7 +107,7 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
             doc_seq: saved.seq,
             rev: saved.version,
             title: &saved.title,
-            body: &job.doc.body,
+            body: job.doc.body(),
             prev: None,
             added: job.prepared.added,
             removed: job.prepared.removed,
@@ -129,7 +129,7 @@ async fn write(db: &Db, job: Job) -> Result<Option<Document>, DocError> {
     let saved = db.write_grouped(work).await?;
     // The statement left out the texts it wrote: they are the job's.
     Ok(saved.map(|mut doc| {
-        doc.body.clone_from(&job.doc.body);
+        job.doc.body().clone_into(&mut doc.body);
         doc.html.clone_from(&job.page.html);
         doc
     }))
@@ -192,8 +192,8 @@ pub(super) async fn create(
         let tags = job.doc.tags_json();
         let row = store::NewRow {
             id: job.id.as_str(),
-            title: &job.doc.title,
-            body: &job.doc.body,
+            title: job.doc.title(),
+            body: job.doc.body(),
             html: &job.page.packed,
             render_version: RENDER_VERSION,
             cjk: &job.cjk,
@@ -206,8 +206,8 @@ pub(super) async fn create(
         let revision = NewRevision {
             doc_seq: created.seq,
             rev: 1,
-            title: &job.doc.title,
-            body: &job.doc.body,
+            title: job.doc.title(),
+            body: job.doc.body(),
             prev: None,
             added: job.added,
             removed: 0,
@@ -219,9 +219,9 @@ pub(super) async fn create(
     }
     let job = std::sync::Arc::new(NewJob {
         id,
-        cjk: cjk::index_text(&doc.title, &doc.body),
-        text: StoredText::whole(&doc.body)?,
-        added: revisions::line_changes("", &doc.body).0,
+        cjk: cjk::index_text(doc.title(), doc.body()),
+        text: StoredText::whole(doc.body())?,
+        added: revisions::line_changes("", doc.body()).0,
         doc,
         page,
         owner: access::viewer(actor),

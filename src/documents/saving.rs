@@ -51,7 +51,7 @@ pub async fn save(
     cap: usize,
     actor: Option<Actor<'_>>,
 ) -> Result<Saved, DocError> {
-    let page = Page::render(&doc.body, Some(id.as_str()))?;
+    let page = Page::render(doc.body(), Some(id.as_str()))?;
     if let Some(doc) = prepared::save_quickly(db, (id, base), &doc, &page, actor, true).await? {
         return Ok(Saved {
             doc,
@@ -72,16 +72,16 @@ pub async fn save(
     } else {
         let merged = merge_onto(&mut tx, &current, base, &doc, cap).await?;
         let merged_with = Some(current.version);
-        let same_place = merged.folder.as_ref().is_none_or(|f| *f == current.folder)
-            && merged.tags.as_ref().is_none_or(|t| *t == current.tags);
-        if merged.title == current.title && merged.body == current.body && same_place {
+        let same_place = merged.folder().is_none_or(|f| f == current.folder)
+            && merged.tags().is_none_or(|t| t == current.tags);
+        if merged.title() == current.title && merged.body() == current.body && same_place {
             // Everything the user changed was already there: nothing new to record.
             Saved {
                 doc: current,
                 merged_with,
             }
         } else {
-            let page = Page::render(&merged.body, Some(&current.id))?;
+            let page = Page::render(merged.body(), Some(&current.id))?;
             let saved = save_over(&mut tx, &current, &merged, &page.packed, actor).await?;
             Saved {
                 doc: saved,
@@ -128,27 +128,22 @@ async fn merge_onto(
         });
     };
     let base_text = revisions::text(&**tx, current.seq, &base_rev.text_hash).await?;
-    let merge = merge::merge(&base_text, &current.body, &mine.body);
-    let title = merge::merge_title(&base_rev.title, &current.title, &mine.title);
+    let merge = merge::merge(&base_text, &current.body, mine.body());
+    let title = merge::merge_title(&base_rev.title, &current.title, mine.title());
     match title {
         Some(title) if merge.is_clean() => {
             // Both sides may have added text: the merge must fit the cap too.
             let merged = Valid::parse(title, &merge.text_with_markers(""), cap)?;
-            Ok(Valid {
-                folder: mine.folder.as_ref().map(|folder| {
-                    // A folder the user moved wins; one the user left is the current one.
-                    if *folder == base_rev.folder {
-                        current.folder.clone()
-                    } else {
-                        folder.clone()
-                    }
-                }),
-                tags: mine
-                    .tags
-                    .as_deref()
-                    .map(|tags| merge_tags(&base_rev, current, tags)),
-                ..merged
-            })
+            let folder = mine.folder().map(|folder| {
+                // A folder the user moved wins; one the user left is the current one.
+                if folder == base_rev.folder {
+                    current.folder.clone()
+                } else {
+                    folder.to_owned()
+                }
+            });
+            let tags = mine.tags().map(|tags| merge_tags(&base_rev, current, tags));
+            Ok(merged.with_place(folder, tags))
         }
         title => Err(DocError::Conflict {
             current: with_saver(tx, current).await?,

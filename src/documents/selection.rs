@@ -97,11 +97,7 @@ async fn one(
         }
     };
     let valid = Valid::parse(&doc.title, &doc.body, cap).map_err(|e| (title.clone(), e))?;
-    let valid = Valid {
-        folder,
-        tags,
-        ..valid
-    };
+    let valid = valid.with_place(folder, tags);
     super::save(db, id, doc.version, valid, cap, Some(actor))
         .await
         .map(|_| ())

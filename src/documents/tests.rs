@@ -14,7 +14,7 @@ fn the_cap_applies_to_the_body_as_stored() {
     let crlf = "line\r\n".repeat(5);
     assert_eq!(stored_len(&crlf), 25);
     assert_eq!(
-        Valid::parse("t", &crlf, 25).unwrap().body,
+        Valid::parse("t", &crlf, 25).unwrap().body(),
         "line\n".repeat(5)
     );
     // A NUL is stored as U+FFFD, three bytes.
@@ -41,7 +41,7 @@ fn titles_are_trimmed_and_must_not_be_empty() {
         Valid::parse("   ", "", 10),
         Err(DocError::EmptyTitle)
     ));
-    assert_eq!(Valid::parse("  Hi ", "", 10).unwrap().title, "Hi");
+    assert_eq!(Valid::parse("  Hi ", "", 10).unwrap().title(), "Hi");
     for invisible in ["\u{200B}", "\u{202E}\u{FEFF}", " \u{200B}\u{200D} "] {
         assert!(matches!(
             Valid::parse(invisible, "", 10),

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::documents::files::{self, Attached, FileInfo};
-use crate::documents::{DocError, Document, Summary, Valid};
+use crate::documents::{DocError, Document, Submitted, Summary, Tags, Valid};
 
 /// A document: its Markdown text and its version.
 #[derive(Serialize, ToSchema)]
@@ -162,16 +162,13 @@ const TAG_PATTERN: &str = r"^[^,\x00-\x1f\x7f-\x9f]*[^,\s\x00-\x1f\x7f-\x9f\u00a
 impl DocInput {
     /// The document as it is to be, or why not.
     pub fn valid(&self, cap: usize) -> Result<Valid, DocError> {
-        let mut valid = Valid::parse(&self.title, &self.body, cap)?;
-        if let Some(folder) = &self.folder {
-            valid.folder = Some(crate::documents::place::folder_path(folder)?);
-        }
-        if let Some(tags) = &self.tags {
-            valid.tags = Some(crate::documents::place::tag_set(
-                tags.iter().map(String::as_str),
-            )?);
-        }
-        Ok(valid)
+        Valid::try_from(Submitted {
+            title: &self.title,
+            body: &self.body,
+            cap,
+            folder: self.folder.as_deref(),
+            tags: self.tags.as_deref().map(Tags::Each),
+        })
     }
 }
 

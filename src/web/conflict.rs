@@ -6,7 +6,8 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
-use super::pages::{self, DocView, EditForm};
+use super::editor::EditForm;
+use super::pages::{self, DocView};
 use crate::documents::{Chunk, Conflicted, Document};
 
 /// One passage both sides changed.
@@ -37,10 +38,7 @@ pub struct ConflictPartial<'a> {
 
 pub fn page(mine: &EditForm, current: &Document, merge: Option<&Conflicted>) -> HttpResponse {
     // Every save from this page is based on the version the user has now seen.
-    let mine = EditForm {
-        version: current.version,
-        ..mine.clone()
-    };
+    let mine = mine.clone().based_on(current.version);
     let merge = merge.map(|c| MergeView {
         base: c.base,
         regions: c
@@ -56,13 +54,11 @@ pub fn page(mine: &EditForm, current: &Document, merge: Option<&Conflicted>) -> 
             })
             .collect(),
         their_title: c.title.is_none().then(|| current.title.clone()),
-        resolve: EditForm {
-            title: c.title.clone().unwrap_or_else(|| mine.title.clone()),
-            body: c
-                .merge
+        resolve: mine.clone().with_text(
+            c.title.clone().unwrap_or_else(|| mine.title.clone()),
+            c.merge
                 .text_with_markers(&format!("version {}", current.version)),
-            ..mine.clone()
-        },
+        ),
     });
     pages::fragment(
         StatusCode::CONFLICT,

@@ -7,13 +7,13 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
+use super::editor::{EditForm, EditPartial};
 use super::form::FormData;
 use super::list_page::{ListPartial, Places};
-use super::pages::{self, DocView, EditForm, EditPartial, Row, ShowPartial};
-use super::place_fields::{PlaceFields, placed};
+use super::pages::{self, DocView, Row, ShowPartial};
 use super::session::{CurrentUser, PageView};
 use super::{AppState, done};
-use crate::documents::{self, DocError, DocId, Valid};
+use crate::documents::{self, DocError};
 use crate::web::error::AppError;
 
 use super::params::{ListQuery, actor, parse_id};
@@ -85,65 +85,18 @@ pub async fn document_new(
         .chars()
         .take(200)
         .collect();
-    let mut form = EditForm {
-        id: None,
-        title: title.trim().to_owned(),
-        body: String::new(),
-        version: 1,
-        cap: state.config.max_doc_bytes,
-        place: Some(
-            PlaceFields {
-                folder: folder.and_then(Result::ok).unwrap_or_default(),
-                ..PlaceFields::default()
-            }
-            .offering(folders),
-        ),
-        draft_key: Some(documents::new_drafts::fresh_key()),
-    };
+    let folder = folder.and_then(Result::ok).unwrap_or_default();
+    let mut form = EditForm::new_document(state.config.max_doc_bytes)
+        .with_text(title.trim().to_owned(), String::new())
+        .placed(folder, String::new());
     // Going on with an unsaved new document: its text, under its own key.
     if let Some(key) = documents::new_drafts::key(query.draft.as_deref())
         && let Some(d) = documents::new_drafts::find(&state.db, actor(&user), &key).await?
     {
-        form.title = d.title;
-        form.body = d.body;
-        if let Some(place) = form.place.as_mut() {
-            place.folder = d.folder;
-            place.tags = d.tags;
-        }
+        form = form.with_text(d.title, d.body).placed(d.folder, d.tags);
         form.draft_key = Some(key);
     }
-    Ok(pages::fragment(
-        StatusCode::OK,
-        "New document",
-        &EditPartial {
-            form: &form,
-            error: None,
-            notice: None,
-            files: Vec::new(),
-            draft: None,
-            preview: None,
-        },
-    ))
-}
-
-/// The user's submission as the editor will show it again if it is refused.
-pub(super) fn submitted(
-    form: &FormData,
-    id: Option<&DocId>,
-    cap: usize,
-) -> Result<EditForm, AppError> {
-    Ok(EditForm {
-        id: id.map(|i| i.to_string()),
-        title: form.require("title")?.to_owned(),
-        body: form.require("body")?.to_owned(),
-        version: if id.is_some() { form.version()? } else { 1 },
-        cap,
-        place: PlaceFields::sent(form.get("folder"), form.get("tags")),
-        draft_key: match id {
-            Some(_) => None,
-            None => documents::new_drafts::key(form.get("draft_key")),
-        },
-    })
+    Ok(EditPartial::of(&form.offering(folders)).page(StatusCode::OK))
 }
 
 pub async fn document_create(
@@ -152,10 +105,8 @@ pub async fn document_create(
     user: CurrentUser,
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
-    let mine = submitted(&form, None, state.config.max_doc_bytes)?;
-    let valid = match Valid::parse(&mine.title, &mine.body, mine.cap)
-        .and_then(|v| placed(v, mine.place.as_ref()))
-    {
+    let mine = EditForm::sent(&form, None, state.config.max_doc_bytes)?;
+    let valid = match mine.valid() {
         Ok(v) => v,
         Err(e) => return Err(AppError::from_doc(e, mine)),
     };
@@ -237,7 +188,6 @@ pub async fn document_edit(
         documents::folders(&state.db, Some(actor(&user))),
     )
     .await?;
-    let place = Some(PlaceFields::of(&doc).offering(folders));
     let files = documents::files::list(&state.db, &id, Some(actor(&user)))
         .await?
         .iter()
@@ -247,40 +197,17 @@ pub async fn document_edit(
     let note = draft
         .as_ref()
         .map(|d| super::drafts::note(d, &doc, restore));
+    let form = EditForm::of(doc, state.config.max_doc_bytes);
     // A restored draft keeps its base version, so saving it merges with whatever
     // was saved since instead of overwriting it.
     let form = match draft {
-        Some(d) if restore => EditForm {
-            id: Some(doc.id),
-            title: d.title,
-            body: d.body,
-            version: d.base_version,
-            cap: state.config.max_doc_bytes,
-            place,
-            draft_key: None,
-        },
-        _ => EditForm {
-            id: Some(doc.id),
-            title: doc.title,
-            body: doc.body,
-            version: doc.version,
-            cap: state.config.max_doc_bytes,
-            place,
-            draft_key: None,
-        },
+        Some(d) if restore => form.with_text(d.title, d.body).based_on(d.base_version),
+        _ => form,
     };
-    Ok(pages::fragment(
-        StatusCode::OK,
-        "Edit document",
-        &EditPartial {
-            form: &form,
-            error: None,
-            notice: None,
-            files,
-            draft: note,
-            preview: None,
-        },
-    ))
+    Ok(EditPartial::of(&form.offering(folders))
+        .files(files)
+        .draft(note)
+        .page(StatusCode::OK))
 }
 
 pub async fn document_update(
@@ -291,7 +218,7 @@ pub async fn document_update(
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let mine = submitted(&form, Some(&id), state.config.max_doc_bytes)?;
+    let mine = EditForm::sent(&form, Some(&id), state.config.max_doc_bytes)?;
     // From the merge view, markers left in are most likely an oversight: say so
     // once. The form that comes back lacks the field, so saving again keeps them.
     if form.get("resolving") == Some("merge") && documents::merge::has_markers(&mine.body) {
@@ -301,9 +228,7 @@ pub async fn document_update(
             form: Box::new(mine),
         });
     }
-    let saved = match Valid::parse(&mine.title, &mine.body, mine.cap)
-        .and_then(|v| placed(v, mine.place.as_ref()))
-    {
+    let saved = match mine.valid() {
         Ok(valid) => {
             let who = Some(actor(&user));
             documents::save(&state.db, &id, mine.version, valid, mine.cap, who).await

@@ -6,7 +6,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
 use crate::documents::{Conflicted, DocError, Document};
-use crate::web::pages::{self, EditForm};
+use crate::web::editor::{EditForm, EditPartial};
+use crate::web::pages;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -201,7 +202,7 @@ impl ResponseError for AppError {
                     crate::documents::group(*limit)
                 ),
             ),
-            Self::Form { message, form, .. } => pages::edit_with_error(status, form, message),
+            Self::Form { message, form, .. } => EditPartial::of(form).error(message).page(status),
             Self::Conflict {
                 mine,
                 current,
@@ -241,15 +242,7 @@ mod tests {
     fn pages_buttons_and_the_api_agree_on_every_status() {
         for make in refusals() {
             let want = doc_status(&make());
-            let form = EditForm {
-                id: None,
-                title: "t".into(),
-                body: "b".into(),
-                version: 1,
-                cap: 10,
-                place: None,
-                draft_key: None,
-            };
+            let form = EditForm::new_document(10).with_text("t".into(), "b".into());
             let in_form = AppError::from_doc(make(), form).status_code();
             let on_button = AppError::from(make()).status_code();
             let in_api = ApiError::from(make()).status_code();

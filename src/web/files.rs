@@ -12,10 +12,11 @@ use futures_util::StreamExt;
 
 use super::AppState;
 use super::api_types::AttachmentJson;
+use super::editor::{EditForm, EditPartial};
 use super::error::{AppError, doc_status};
 use super::form::FormData;
 use super::limits::{UploadBudget, UploadBusy};
-use super::pages::{self, EditForm, EditPartial};
+use super::pages;
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
 use crate::documents::files::{self, FileInfo};
@@ -202,7 +203,7 @@ fn editor_text(
         return Ok(None);
     }
     let form = FormData::from_fields(fields);
-    super::documents::submitted(&form, Some(id), state.config.max_doc_bytes).map(Some)
+    EditForm::sent(&form, Some(id), state.config.max_doc_bytes).map(Some)
 }
 
 /// The editor again with the user's text and why nothing was done.
@@ -228,18 +229,10 @@ async fn editor_again(
         .iter()
         .map(|f| pages::FileView::of(id.as_str(), f))
         .collect();
-    Ok(pages::fragment(
-        StatusCode::OK,
-        "Edit document",
-        &EditPartial {
-            form: mine,
-            error: None,
-            notice: Some(notice),
-            files,
-            draft: None,
-            preview: None,
-        },
-    ))
+    Ok(EditPartial::of(mine)
+        .notice(notice)
+        .files(files)
+        .page(StatusCode::OK))
 }
 
 /// `POST /d/{id}/attachments/remove` from the editor's form (its Remove
@@ -252,7 +245,7 @@ pub async fn remove(
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let mine = super::documents::submitted(&form, Some(&id), state.config.max_doc_bytes)?;
+    let mine = EditForm::sent(&form, Some(&id), state.config.max_doc_bytes)?;
     let name = form.require("remove")?.to_owned();
     match files::detach(&state.db, &id, Some(actor(&user)), &name).await {
         Ok(()) => {}

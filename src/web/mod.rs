@@ -19,6 +19,7 @@ pub mod db_gate;
 pub mod documents;
 pub mod drafts;
 pub mod drain;
+pub mod editor;
 pub mod error;
 pub mod files;
 mod folder_tree;

@@ -6,7 +6,6 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
-use super::place_fields::PlaceFields;
 use crate::documents::{self, Document, Summary};
 
 /// A rendered partial waiting for the layout middleware to finish the response.
@@ -48,56 +47,6 @@ pub fn rendered(
                 .content_type("text/plain; charset=utf-8")
                 .body("quire could not draw this page; the server log has the details.")
         }
-    }
-}
-
-/// What the editor shows: the user's own text, whatever state it is in.
-#[derive(Clone)]
-pub struct EditForm {
-    /// `None` for a document that does not exist yet.
-    pub id: Option<String>,
-    pub title: String,
-    pub body: String,
-    pub version: i64,
-    pub cap: usize,
-    /// The folder and tags fields; `None` leaves them out (the save keeps them).
-    pub place: Option<PlaceFields>,
-    /// A new document's draft key: its autosave keeps the text under it until the
-    /// document is created (`None` for a document that exists).
-    pub draft_key: Option<String>,
-}
-
-/// Errors carrying a form are logged with their `Debug`: sizes, never the
-/// user's words.
-impl std::fmt::Debug for EditForm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EditForm")
-            .field("id", &self.id)
-            .field("title_bytes", &self.title.len())
-            .field("body_bytes", &self.body.len())
-            .field("version", &self.version)
-            .finish()
-    }
-}
-
-impl EditForm {
-    pub fn action(&self) -> String {
-        match &self.id {
-            Some(id) => format!("/d/{id}"),
-            None => "/docs".into(),
-        }
-    }
-    pub fn cancel(&self) -> String {
-        match &self.id {
-            Some(id) => format!("/d/{id}"),
-            None => "/".into(),
-        }
-    }
-    pub fn size(&self) -> usize {
-        self.body.len()
-    }
-    pub fn cap_text(&self) -> String {
-        format!("{} bytes", documents::group(self.cap))
     }
 }
 
@@ -301,20 +250,6 @@ impl FileView {
 }
 
 #[derive(Template)]
-#[template(path = "documents/edit_partial.html")]
-pub struct EditPartial<'a> {
-    pub form: &'a EditForm,
-    pub error: Option<&'a str>,
-    /// What was done without saving (a file attached without JavaScript).
-    pub notice: Option<&'a str>,
-    /// The document's files, with the Markdown that shows each.
-    pub files: Vec<FileView>,
-    pub draft: Option<DraftNote>,
-    /// The text rendered, when asked for without JavaScript (sanitised HTML).
-    pub preview: Option<String>,
-}
-
-#[derive(Template)]
 #[template(path = "trash/list_partial.html")]
 pub struct TrashPartial {
     pub rows: Vec<Row>,
@@ -331,51 +266,4 @@ pub struct MessagePartial<'a> {
 
 pub fn message(status: StatusCode, heading: &str, text: &str) -> HttpResponse {
     fragment(status, heading, &MessagePartial { heading, text })
-}
-
-pub fn edit_with_error(status: StatusCode, form: &EditForm, error: &str) -> HttpResponse {
-    let title = if form.id.is_some() {
-        "Edit document"
-    } else {
-        "New document"
-    };
-    fragment(
-        status,
-        title,
-        &EditPartial {
-            form,
-            error: Some(error),
-            notice: None,
-            files: Vec::new(),
-            draft: None,
-            preview: None,
-        },
-    )
-}
-
-#[cfg(test)]
-mod log_tests {
-    use super::EditForm;
-    use crate::web::error::AppError;
-
-    #[test]
-    fn a_refused_form_is_logged_without_the_users_text() {
-        let err = AppError::Form {
-            status: actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
-            message: "Too large".into(),
-            form: Box::new(EditForm {
-                id: None,
-                title: "Salary review".into(),
-                body: "private words".into(),
-                version: 1,
-                cap: 10,
-                place: None,
-                draft_key: None,
-            }),
-        };
-        let logged = format!("{err:?} {err}");
-        assert!(!logged.contains("private words"), "{logged}");
-        assert!(!logged.contains("Salary review"), "{logged}");
-        assert!(logged.contains("body_bytes: 13"), "{logged}");
-    }
 }

@@ -2,7 +2,7 @@
 //! typed when a save is refused, and the folders already in use offered as
 //! suggestions. A form without these fields saves the document where it is.
 
-use crate::documents::{DocError, Document, Place, Valid};
+use crate::documents::Document;
 
 #[derive(Clone, Debug, Default)]
 pub struct PlaceFields {
@@ -47,12 +47,4 @@ impl PlaceFields {
             ..self
         }
     }
-}
-
-/// `valid` moved and tagged as `fields` say (kept where it is without them).
-pub fn placed(valid: Valid, fields: Option<&PlaceFields>) -> Result<Valid, DocError> {
-    Ok(match fields {
-        Some(f) => valid.placed(Place::parse(&f.folder, &f.tags)?),
-        None => valid,
-    })
 }

@@ -7,8 +7,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::AppState;
+use super::editor::{EditForm, EditPartial};
 use super::form::FormData;
-use super::pages::{self, EditForm, EditPartial};
 use super::session::CurrentUser;
 use crate::documents::{self, DocId, render_page};
 use crate::web::error::AppError;
@@ -23,15 +23,15 @@ pub async fn preview(
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
     let cap = state.config.max_doc_bytes;
+    // An edited document's images of its files show as they will once saved.
+    let id = form.get("doc").and_then(DocId::parse);
     let body = form.get("body").unwrap_or_default().to_owned();
     // Measured as a save measures it (CRLF counts as one byte, as stored).
     let over = documents::stored_len(&body).saturating_sub(cap);
     let html = if over > 0 {
         None
     } else {
-        // An edited document's images of its files show as they will once saved.
-        let doc = form.get("doc").and_then(DocId::parse);
-        Some(rendered(body.clone(), doc).await?)
+        Some(rendered(body, id.clone()).await?)
     };
     let pane = req
         .headers()
@@ -47,40 +47,12 @@ pub async fn preview(
                 .body(too_large(over, cap)),
         });
     }
-    let id = form.get("doc").and_then(DocId::parse);
-    let edit = EditForm {
-        version: match &id {
-            Some(_) => form.version()?,
-            None => 1,
-        },
-        id: id.map(|i| i.to_string()),
-        title: form.get("title").unwrap_or_default().to_owned(),
-        body,
-        cap,
-        place: super::place_fields::PlaceFields::sent(form.get("folder"), form.get("tags")),
-        draft_key: crate::documents::new_drafts::key(form.get("draft_key")),
-    };
-    let title = if edit.id.is_some() {
-        "Edit document"
-    } else {
-        "New document"
-    };
+    let edit = EditForm::previewed(&form, id.as_ref(), cap)?;
     let (status, preview) = match html {
         Some(html) => (StatusCode::OK, html),
         None => (StatusCode::PAYLOAD_TOO_LARGE, too_large(over, cap)),
     };
-    Ok(pages::fragment(
-        status,
-        title,
-        &EditPartial {
-            form: &edit,
-            error: None,
-            notice: None,
-            files: Vec::new(),
-            draft: None,
-            preview: Some(preview),
-        },
-    ))
+    Ok(EditPartial::of(&edit).preview(preview).page(status))
 }
 
 /// Rendering a long text takes milliseconds: off the worker that serves pages.

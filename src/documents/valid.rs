@@ -1,0 +1,135 @@
+//! A document that passed every rule (`Valid`), made only by parsing what someone
+//! submitted (`Submitted`): nothing outside this file builds one field by field.
+
+use super::{DocError, MAX_TITLE_CHARS, as_stored, place, stored_len, visible, without_nul};
+
+/// A document as someone submitted it (the editor, the API, a script), nothing
+/// checked yet: what a `Valid` is parsed from.
+#[derive(Clone, Copy)]
+pub struct Submitted<'a> {
+    pub title: &'a str,
+    pub body: &'a str,
+    /// The most bytes the body may take, as stored.
+    pub cap: usize,
+    /// A folder path as typed; `None` keeps the document's folder (a new
+    /// document: the root).
+    pub folder: Option<&'a str>,
+    /// Tags as typed; `None` keeps the document's tags (a new document: none).
+    pub tags: Option<Tags<'a>>,
+}
+
+/// Tags as they came.
+#[derive(Clone, Copy)]
+pub enum Tags<'a> {
+    /// Comma-separated, as the editor's field has them.
+    Listed(&'a str),
+    /// One by one, as the API sends them.
+    Each(&'a [String]),
+}
+
+/// A title and body that passed every rule, ready to store.
+#[derive(Debug, Clone)]
+pub struct Valid {
+    title: String,
+    body: String,
+    /// The folder to move it to; `None` keeps its folder (a new document:
+    /// the root).
+    folder: Option<String>,
+    /// The tags to give it; `None` keeps its tags (a new document: none).
+    tags: Option<Vec<String>>,
+}
+
+impl TryFrom<Submitted<'_>> for Valid {
+    type Error = DocError;
+
+    /// The size cap is checked first, before any other work on the body, and
+    /// on the size the body will have as stored; then the title, the folder
+    /// and the tags.
+    fn try_from(sent: Submitted<'_>) -> Result<Self, DocError> {
+        let size = stored_len(sent.body);
+        if size > sent.cap {
+            return Err(DocError::TooLarge {
+                size,
+                cap: sent.cap,
+            });
+        }
+        let title = without_nul(sent.title.trim());
+        if !title.chars().any(visible) {
+            return Err(DocError::EmptyTitle);
+        }
+        let chars = title.chars().count();
+        if chars > MAX_TITLE_CHARS {
+            return Err(DocError::TitleTooLong { chars });
+        }
+        let folder = sent.folder.map(place::folder_path).transpose()?;
+        let tags = match sent.tags {
+            None => None,
+            Some(Tags::Listed(tags)) => Some(place::tag_set(tags.split(','))?),
+            Some(Tags::Each(tags)) => Some(place::tag_set(tags.iter().map(String::as_str))?),
+        };
+        Ok(Self {
+            title: title.into_owned(),
+            body: as_stored(sent.body).into_owned(),
+            folder,
+            tags,
+        })
+    }
+}
+
+impl Valid {
+    /// A title and body alone, the folder and tags kept: `try_from` with
+    /// nothing else submitted.
+    pub fn parse(title: &str, body: &str, cap: usize) -> Result<Self, DocError> {
+        Self::try_from(Submitted {
+            title,
+            body,
+            cap,
+            folder: None,
+            tags: None,
+        })
+    }
+
+    /// An old revision's text and place, to be saved again as they were
+    /// stored: the history shows them, so restoring one is never refused (an
+    /// import keeps titles and sizes a save would not).
+    pub(super) fn restored(title: String, body: String, folder: String, tags: Vec<String>) -> Self {
+        Self {
+            title,
+            body,
+            folder: Some(folder),
+            tags: Some(tags),
+        }
+    }
+
+    /// The same text with the folder and tags the domain worked out from
+    /// checked ones (a merge, a change to several documents); `None` keeps
+    /// the document's.
+    pub(super) fn with_place(mut self, folder: Option<String>, tags: Option<Vec<String>>) -> Self {
+        self.folder = folder;
+        self.tags = tags;
+        self
+    }
+
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+
+    /// The folder to write, `None` to keep the document's.
+    pub fn folder(&self) -> Option<&str> {
+        self.folder.as_deref()
+    }
+
+    /// The tags to write, `None` to keep the document's.
+    pub fn tags(&self) -> Option<&[String]> {
+        self.tags.as_deref()
+    }
+
+    /// The tags to write as the database stores them, `None` to keep the document's.
+    pub fn tags_json(&self) -> Option<String> {
+        self.tags.as_deref().map(place::tags_json)
+    }
+}
