@@ -6,6 +6,7 @@ use askama::Template;
 
 use super::auth::SESSION_COOKIE;
 use super::form::FormData;
+use super::message::Message;
 use super::pages::{self, Stamp};
 use super::session::CurrentUser;
 use super::{AppState, done};
@@ -100,12 +101,7 @@ pub async fn password_change(
     )
     .await;
     match result {
-        Ok(()) => Ok(done(
-            &req,
-            "/account",
-            "saved",
-            "Password changed. Your other sessions have been signed out.",
-        )),
+        Ok(()) => Ok(done(&req, "/account", Message::PasswordChanged)),
         Err(e) => refused(&state, &user, e).await,
     }
 }
@@ -149,5 +145,5 @@ pub async fn token_revoke(
     {
         return Err(AppError::NotFound);
     }
-    Ok(done(&req, "/account", "saved", "Token revoked."))
+    Ok(done(&req, "/account", Message::TokenRevoked))
 }

@@ -7,6 +7,7 @@ use askama::Template;
 
 use super::account::account_error;
 use super::form::FormData;
+use super::message::Message;
 use super::pages::{self, Stamp};
 use super::session::CurrentUser;
 use super::{AppState, done};
@@ -91,10 +92,10 @@ async fn or_page(
     admin: &Admin,
     result: Result<(), AccountError>,
     req: &HttpRequest,
-    message: &'static str,
+    message: Message,
 ) -> Result<HttpResponse, AppError> {
     match result {
-        Ok(()) => Ok(done(req, "/admin/users", "saved", message)),
+        Ok(()) => Ok(done(req, "/admin/users", message)),
         Err(AccountError::Invalid(m)) => {
             users_page(state, admin, StatusCode::UNPROCESSABLE_ENTITY, Some(&m)).await
         }
@@ -121,7 +122,7 @@ pub async fn user_create(
     )
     .await
     .map(|_| ());
-    or_page(&state, &admin, result, &req, "Account created.").await
+    or_page(&state, &admin, result, &req, Message::AccountCreated).await
 }
 
 pub async fn user_update(
@@ -135,32 +136,33 @@ pub async fn user_update(
     let (result, message) = match form.require("action")? {
         "disable" => (
             manage::set_disabled(&state.db, &admin.0, id, true).await,
-            "Account disabled and signed out everywhere.",
+            Message::AccountDisabled,
         ),
         "enable" => (
             manage::set_disabled(&state.db, &admin.0, id, false).await,
-            "Account enabled.",
+            Message::AccountEnabled,
         ),
         "password" => (
             manage::reset_password(&state.db, &admin.0, id, form.require("password")?).await,
-            "Password reset; the account was signed out everywhere.",
+            Message::PasswordReset,
         ),
         "rename" => (
             people::rename(&state.db, &admin.0, id, form.require("username")?).await,
-            "Account renamed.",
+            Message::AccountRenamed,
         ),
         "promote" => (
             people::set_admin(&state.db, &admin.0, id, true).await,
-            "Administrator rights given.",
+            Message::AdminGiven,
         ),
         "demote" => (
             people::set_admin(&state.db, &admin.0, id, false).await,
-            "Administrator rights taken.",
+            Message::AdminTaken,
         ),
         "delete" => {
             if form.get("confirm") != Some("yes") {
                 let ask = "Tick the box to confirm the deletion.".to_owned();
-                return or_page(&state, &admin, Err(AccountError::Invalid(ask)), &req, "").await;
+                let status = StatusCode::UNPROCESSABLE_ENTITY;
+                return users_page(&state, &admin, status, Some(&ask)).await;
             }
             let heir = form
                 .require("heir")?
@@ -168,7 +170,7 @@ pub async fn user_update(
                 .map_err(|_| AppError::BadRequest("Choose who receives the documents.".into()))?;
             (
                 people::delete(&state.db, &admin.0, id, heir).await,
-                "Account deleted; its documents have their new owner.",
+                Message::AccountDeleted,
             )
         }
         other => return Err(AppError::BadRequest(format!("Unknown action {other:?}."))),

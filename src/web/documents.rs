@@ -10,6 +10,7 @@ use serde::Deserialize;
 use super::editor::{EditForm, EditPartial};
 use super::form::FormData;
 use super::list_page::{ListPartial, Places};
+use super::message::Message;
 use super::pages::{self, DocView, Row, ShowPartial};
 use super::session::{CurrentUser, PageView};
 use super::{AppState, done};
@@ -120,7 +121,7 @@ pub async fn document_create(
     {
         tracing::warn!(error = %e, "removing a created document's draft failed");
     }
-    Ok(done(&req, &format!("/d/{}", doc.id), "created", "Created."))
+    Ok(done(&req, &format!("/d/{}", doc.id), Message::Created))
 }
 
 pub async fn document_show(
@@ -236,18 +237,10 @@ pub async fn document_update(
         Err(e) => Err(e),
     };
     match saved {
-        Ok(saved) if saved.merged_with.is_some() => Ok(done(
-            &req,
-            &format!("/d/{}", saved.doc.id),
-            "merged",
-            MERGED,
-        )),
-        Ok(saved) => Ok(done(
-            &req,
-            &format!("/d/{}", saved.doc.id),
-            "saved",
-            "Saved.",
-        )),
+        Ok(saved) if saved.merged_with.is_some() => {
+            Ok(done(&req, &format!("/d/{}", saved.doc.id), Message::Merged))
+        }
+        Ok(saved) => Ok(done(&req, &format!("/d/{}", saved.doc.id), Message::Saved)),
         // A document that went to the trash while being edited: keep the text.
         Err(DocError::NotFound) => Err(AppError::Form {
             status: StatusCode::NOT_FOUND,
@@ -264,10 +257,6 @@ const LEFTOVER_MARKERS: &str = "Not saved yet: the text still has conflict marke
     (lines starting with <<<<<<<, ======= and >>>>>>>). Keep what should stay, remove the \
     markers and save; or press Save again to keep the text exactly as it is.";
 
-/// Also the layout's flash text for `?m=merged`.
-pub const MERGED: &str = "Saved. Someone else saved while you were editing; quire merged \
-    their changes and yours (the history shows both).";
-
 pub async fn document_delete(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -276,12 +265,7 @@ pub async fn document_delete(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     documents::trash(&state.db, &id, Some(actor(&user))).await?;
-    Ok(done(
-        &req,
-        "/",
-        "trashed",
-        "Moved to the trash. You can restore it from the trash.",
-    ))
+    Ok(done(&req, "/", Message::Trashed))
 }
 
 /// Fallback so a search engine or an old link never sees a raw 404 for `/d/`.

@@ -8,6 +8,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::form::FormData;
+use super::message::Message;
 use super::pages::{DraftNote, fmt_time, iso_time};
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
@@ -135,12 +136,7 @@ pub async fn draft_discard(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     drafts::discard(&state.db, &id, actor(&user)).await?;
-    Ok(done(
-        &req,
-        &format!("/d/{id}/edit"),
-        "discarded",
-        "Your unsaved changes were discarded.",
-    ))
+    Ok(done(&req, &format!("/d/{id}/edit"), Message::Discarded))
 }
 
 #[derive(Template)]

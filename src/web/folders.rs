@@ -5,6 +5,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::form::FormData;
+use super::message::Message;
 use super::params::actor;
 use super::session::CurrentUser;
 use super::{AppState, done};
@@ -24,7 +25,7 @@ pub async fn folder_rename(
                 "" => "/".to_owned(),
                 to => format!("/?folder={}", crate::query_param::encoded(to)),
             };
-            Ok(done(&req, &path, "folder-renamed", FOLDER_RENAMED))
+            Ok(done(&req, &path, Message::FolderRenamed))
         }
         Err(DocError::NotFound) => Err(AppError::Refused {
             status: StatusCode::NOT_FOUND,
@@ -33,7 +34,3 @@ pub async fn folder_rename(
         Err(e) => Err(e.into()),
     }
 }
-
-/// Also the layout's flash text for `?m=folder-renamed`.
-pub const FOLDER_RENAMED: &str =
-    "Folder renamed: the documents you may edit moved with it (each move is in its history).";

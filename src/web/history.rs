@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
+use super::message::Message;
 use super::pages::{self, fmt_time, iso_time};
 use super::params::{PageQuery, actor, parse_id};
 use super::session::CurrentUser;
@@ -212,7 +213,6 @@ pub async fn revision_restore(
     Ok(done(
         &req,
         &format!("/d/{}", saved.id),
-        "saved",
-        "Saved: the old revision is now the current text.",
+        Message::RevisionRestored,
     ))
 }

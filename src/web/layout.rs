@@ -11,6 +11,7 @@ use askama::Template;
 
 use super::assets;
 use super::auth::CsrfToken;
+use super::message::Message;
 use super::pages::Fragment;
 use crate::accounts::User;
 
@@ -48,36 +49,13 @@ pub fn wants_partial(headers: &HeaderMap) -> bool {
     has("hx-request") && has("hx-target") && !has("hx-history-restore-request")
 }
 
-/// Messages a redirect may ask the next page to show (`?m=code`); only these fixed
-/// texts, so a link can't make quire display words of someone else's choosing.
-fn flash(query: &str) -> Option<&'static str> {
-    let code = query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("m="))
-        .unwrap_or_default();
-    Some(match code {
-        "created" => "Created.",
-        "saved" => "Saved.",
-        "merged" => super::documents::MERGED,
-        "discarded" => "Your unsaved changes were discarded.",
-        "trashed" => "Moved to the trash. You can restore it from the trash.",
-        "restored" => "Restored from the trash.",
-        "emptied" => "The trash is empty.",
-        "folder-renamed" => super::folders::FOLDER_RENAMED,
-        "chosen-moved" => super::selection::CHOSEN_MOVED,
-        "chosen-tagged" => super::selection::CHOSEN_TAGGED,
-        "chosen-trashed" => super::selection::CHOSEN_TRASHED,
-        "signed-out" => "Signed out.",
-        _ => return None,
-    })
-}
-
 pub async fn wrap(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let partial = wants_partial(req.headers());
-    let flash = flash(req.query_string());
+    // The message a redirect named for this page (`?m=code`).
+    let flash = Message::from_query(req.query_string()).map(Message::text);
     let mut res = next.call(req).await?;
     let fragment = res.response_mut().extensions_mut().remove::<Fragment>();
     let Some(Fragment { title, html }) = fragment else {

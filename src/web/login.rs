@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::AppState;
 use super::auth::{self, SESSION_COOKIE, safe_next};
 use super::form::FormData;
+use super::message::Message;
 use super::pages;
 use crate::accounts::{self, AccountError, Creator, User};
 use crate::web::error::AppError;
@@ -180,7 +181,10 @@ pub async fn logout(
     let mut gone = auth::cookie(SESSION_COOKIE, String::new(), false);
     gone.set_max_age(CookieDuration::ZERO);
     let mut res = HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, "/login?m=signed-out"))
+        .insert_header((
+            header::LOCATION,
+            format!("/login?m={}", Message::SignedOut.code()),
+        ))
         .finish();
     res.add_cookie(&gone)
         .map_err(|e| AppError::Internal(e.into()))?;

@@ -32,6 +32,7 @@ pub mod limits;
 pub mod links;
 pub mod list_page;
 pub mod login;
+pub mod message;
 pub mod metrics;
 pub mod multipart;
 pub mod new_drafts;
@@ -57,6 +58,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use crate::Db;
 use crate::config::Config;
 use crate::web::error::AppError;
+use crate::web::message::Message;
 
 /// What every handler may use. Nothing here is state another instance would need.
 pub struct AppState {
@@ -67,9 +69,9 @@ pub struct AppState {
 }
 
 /// Where a successful form post goes next. A plain form gets a 303 to the page
-/// (with a fixed message code); htmx gets told to load that page into `#main`
-/// and to show the message, without a full reload.
-pub fn done(req: &HttpRequest, path: &str, code: &str, message: &'static str) -> HttpResponse {
+/// (with the message's code); htmx gets told to load that page into `#main`
+/// and to show the message, without a full reload: the same words either way.
+pub fn done(req: &HttpRequest, path: &str, message: Message) -> HttpResponse {
     if layout::wants_partial(req.headers()) {
         HttpResponse::Ok()
             .insert_header((
@@ -78,13 +80,13 @@ pub fn done(req: &HttpRequest, path: &str, code: &str, message: &'static str) ->
             ))
             .insert_header((
                 "HX-Trigger",
-                format!(r#"{{"quire:flash":"{}"}}"#, message.replace('"', "'")),
+                format!(r#"{{"quire:flash":"{}"}}"#, message.text()),
             ))
             .finish()
     } else {
         let sep = if path.contains('?') { '&' } else { '?' };
         HttpResponse::SeeOther()
-            .insert_header((header::LOCATION, format!("{path}{sep}m={code}")))
+            .insert_header((header::LOCATION, format!("{path}{sep}m={}", message.code())))
             .finish()
     }
 }

@@ -9,6 +9,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::form::FormData;
+use super::message::Message;
 use super::pages::Stamp;
 use super::params::actor;
 use super::session::CurrentUser;
@@ -162,10 +163,5 @@ pub async fn discard(
     if layout::wants_partial(req.headers()) {
         return offers_fragment(&state, &user, None).await;
     }
-    Ok(done(
-        &req,
-        "/new",
-        "discarded",
-        "Your unsaved changes were discarded.",
-    ))
+    Ok(done(&req, "/new", Message::Discarded))
 }

@@ -9,6 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::form::FormData;
+use super::message::Message;
 use super::params::actor;
 use super::session::CurrentUser;
 use super::{AppState, done, pages};
@@ -60,12 +61,12 @@ pub async fn apply(
     )
     .await;
     if outcome.refused.is_empty() {
-        let (code, text) = match change {
-            Change::Move(_) => ("chosen-moved", CHOSEN_MOVED),
-            Change::Tag(_) => ("chosen-tagged", CHOSEN_TAGGED),
-            Change::Trash => ("chosen-trashed", CHOSEN_TRASHED),
+        let message = match change {
+            Change::Move(_) => Message::ChosenMoved,
+            Change::Tag(_) => Message::ChosenTagged,
+            Change::Trash => Message::ChosenTrashed,
         };
-        return Ok(done(&req, &back, code, text));
+        return Ok(done(&req, &back, message));
     }
     for (_, e) in &outcome.refused {
         if let crate::documents::DocError::Internal(e) = e {
@@ -83,8 +84,3 @@ pub async fn apply(
     };
     Ok(pages::fragment(StatusCode::OK, "Not all changed", &page))
 }
-
-pub const CHOSEN_MOVED: &str = "The chosen documents were moved.";
-pub const CHOSEN_TAGGED: &str = "The tags were added to the chosen documents.";
-pub const CHOSEN_TRASHED: &str =
-    "The chosen documents were moved to the trash. You can restore them from the trash.";

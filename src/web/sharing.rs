@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::form::FormData;
+use super::message::Message;
 use super::pages::{self, DocView, ShowPartial};
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
@@ -119,12 +120,7 @@ pub async fn share_update(
         Err(documents::DocError::Invalid(m)) => return Err(AppError::BadRequest(m)),
         Err(other) => return Err(other.into()),
     }
-    Ok(done(
-        &req,
-        &format!("/d/{id}/share"),
-        "saved",
-        "Sharing saved.",
-    ))
+    Ok(done(&req, &format!("/d/{id}/share"), Message::SharingSaved))
 }
 
 /// `GET /p/{token}`: the read-only public page, no sign-in.

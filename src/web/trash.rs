@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
 use super::form::FormData;
+use super::message::Message;
 use super::pages::{self, DocView, Row, TrashPartial};
 use super::params::{PageQuery, actor, parse_id};
 use super::session::CurrentUser;
@@ -35,12 +36,7 @@ pub async fn document_restore(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     documents::restore(&state.db, &id, Some(actor(&user))).await?;
-    Ok(done(
-        &req,
-        &format!("/d/{id}"),
-        "restored",
-        "Restored from the trash.",
-    ))
+    Ok(done(&req, &format!("/d/{id}"), Message::Restored))
 }
 
 #[derive(Template)]
@@ -63,7 +59,7 @@ pub async fn trash_empty(
         ));
     }
     documents::empty_trash(&state.db, Some(actor(&user))).await?;
-    Ok(done(&req, "/trash", "emptied", "The trash is empty."))
+    Ok(done(&req, "/trash", Message::TrashEmptied))
 }
 
 #[derive(Template)]

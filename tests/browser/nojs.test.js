@@ -84,7 +84,8 @@ test('without JavaScript: history, diff and restoring a revision', async () => {
     .locator('ol.revisions > li', { hasText: 'Revision 1' })
     .getByRole('button', { name: 'Restore' })
     .click();
-  await page.waitForURL(`**${path}?m=saved`);
+  await page.waitForURL(`**${path}?m=revision-restored`);
+  await banner(page, 'Saved: the old revision is now the current text.').waitFor();
   await page.locator('.prose', { hasText: 'two' }).waitFor();
   await page.close();
 });
