@@ -10,6 +10,7 @@ mod documents;
 mod drafts;
 mod drafts_access;
 mod faults;
+mod flash;
 mod folder_search;
 mod folders_tags;
 mod helpers;
