@@ -35,7 +35,9 @@ mod tasks;
 mod valid;
 
 use crate::db::documents as store;
+use crate::db::documents::grouped::{self, QueuedDocument, QueuedRevision};
 pub use crate::db::documents::listing::{Listing, Order, Owner, Sort};
+use crate::db::documents::revisions::StoredText;
 pub use crate::db::documents::{Document, Summary, dump};
 pub use access::{Access, Actor};
 pub use batch::create_batch;
@@ -190,10 +192,39 @@ pub fn stored_len(body: &str) -> usize {
     bytes.len() - crlf + 2 * nul
 }
 
+/// A new document, with its first revision. Its CPU work (the page, the CJK
+/// index text, the compressed text) is done before the writer is taken, and it
+/// is written in a transaction it may share with other writes.
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
     let id = DocId::random();
     let page = prepared::Page::render(doc.body(), Some(id.as_str()))?;
-    prepared::create(db, id, doc, page, actor).await
+    let new = QueuedDocument {
+        id: id.as_str().to_owned(),
+        owner: access::viewer(actor),
+        title: doc.title().to_owned(),
+        body: doc.body().to_owned(),
+        html: page.packed,
+        render_version: RENDER_VERSION,
+        cjk: cjk::index_text(doc.title(), doc.body()),
+        now: now_ms(),
+        folder: doc.folder().unwrap_or_default().to_owned(),
+        tags: doc.tags_json().unwrap_or_else(|| "[]".to_owned()),
+        revision: QueuedRevision {
+            text: StoredText::whole(doc.body())?,
+            added: revisions::line_changes("", doc.body()).0,
+            removed: 0,
+            author: actor.map(|a| a.name.to_owned()),
+        },
+    };
+    // The owner is the only row the new one names that may have gone since the
+    // request was let in: an account deleted meanwhile.
+    grouped::write_document(db, new).await.map_err(|e| {
+        if crate::db::is_foreign_key_violation(&e) {
+            DocError::AccountGone
+        } else {
+            e.into()
+        }
+    })
 }
 
 /// A document the actor may read (in the trash or not).

@@ -9,6 +9,7 @@ pub mod bulk;
 pub mod drafts;
 pub mod dump;
 pub mod files;
+pub mod grouped;
 mod html;
 pub mod links;
 pub mod listing;
