@@ -6,7 +6,7 @@
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use quire::documents::{self, DocId, Valid};
+use quire::documents::{self, DocId, OnStale, Valid};
 use quire::seed::{Rng, document};
 
 const STORED_LIMIT: f64 = 0.05;
@@ -35,11 +35,12 @@ async fn edited(db: &quire::db::Db, size: usize, edits: i64) -> (DocId, u64) {
             .collect::<Vec<_>>()
             .join("\n");
         raw += body.len() as u64;
-        documents::update(
+        documents::save(
             db,
             &id,
             v,
             Valid::parse(&title, &body, 1 << 20).unwrap(),
+            OnStale::Refuse,
             None,
         )
         .await

@@ -39,7 +39,8 @@ trait Queued: Send {
 }
 
 /// The statements of one write, run on the shared transaction; may run twice.
-pub type Work<T> = Box<dyn for<'a> Fn(&'a WriteTx) -> BoxFuture<'a, Result<T, Error>> + Send>;
+pub(in crate::db) type Work<T> =
+    Box<dyn for<'a> Fn(&'a WriteTx) -> BoxFuture<'a, Result<T, Error>> + Send>;
 
 struct Typed<T> {
     work: Work<T>,
@@ -83,7 +84,10 @@ impl Db {
 
     /// Runs `work` in a write transaction, shared with other writes queued at
     /// the same time; answers once that transaction has committed.
-    pub async fn write_grouped<T: Send + 'static>(&self, work: Work<T>) -> Result<T, Error> {
+    pub(in crate::db) async fn write_grouped<T: Send + 'static>(
+        &self,
+        work: Work<T>,
+    ) -> Result<T, Error> {
         let (reply, answer) = oneshot::channel();
         let queued: Box<dyn Queued> = Box::new(Typed {
             work,

@@ -32,7 +32,6 @@ mod files;
 mod pools;
 pub use pools::PoolGauge;
 mod group;
-pub use group::Work;
 pub mod search;
 pub use files::{close_file, open_file};
 mod schema;

@@ -84,7 +84,7 @@ pub async fn restore_revision(
     if current.deleted_at.is_some() {
         return Err(DocError::NotFound);
     }
-    let saved = super::save_over(&mut tx, &current, &doc, &html, actor).await?;
+    let saved = super::save::write_next_version(&mut tx, &current, &doc, &html, actor).await?;
     tx.commit().await?;
     Ok(saved)
 }

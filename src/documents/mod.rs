@@ -20,11 +20,10 @@ pub mod merge;
 pub mod new_drafts;
 pub mod place;
 mod plain;
-mod prepared;
 mod render;
 pub mod renders;
 mod revisions;
-mod saving;
+mod save;
 mod search;
 mod search_pg;
 mod search_query;
@@ -54,7 +53,7 @@ pub use merge::{Chunk, Merge};
 pub use place::Place;
 pub use render::{RENDER_VERSION, render_markdown, render_page};
 pub use revisions::Revision;
-pub use saving::{Conflicted, Saved, save};
+pub use save::{Conflicted, OnStale, Saved, save};
 pub use search::search;
 pub use search_query::{Found, Hit};
 pub use tasks::set_task;
@@ -197,7 +196,7 @@ pub fn stored_len(body: &str) -> usize {
 /// is written in a transaction it may share with other writes.
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
     let id = DocId::random();
-    let page = prepared::Page::render(doc.body(), Some(id.as_str()))?;
+    let page = render::Page::render(doc.body(), Some(id.as_str()))?;
     let new = QueuedDocument {
         id: id.as_str().to_owned(),
         owner: access::viewer(actor),
@@ -240,7 +239,7 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
         return Ok(doc);
     }
     let (body, id) = (doc.body.clone(), doc.id.clone());
-    let page = tokio::task::spawn_blocking(move || prepared::Page::render(&body, Some(&id)))
+    let page = tokio::task::spawn_blocking(move || render::Page::render(&body, Some(&id)))
         .await
         .map_err(|e| DocError::Internal(e.into()))??;
     store::set_rendered(
@@ -254,69 +253,6 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
     doc.html = page.html;
     doc.render_version = RENDER_VERSION;
     Ok(doc)
-}
-
-/// Saves `doc` over version `base`. If someone saved in between, nothing is written
-/// and the caller gets the current document back to show beside the user's text.
-pub async fn update(
-    db: &Db,
-    id: &DocId,
-    base: i64,
-    doc: Valid,
-    actor: Option<Actor<'_>>,
-) -> Result<Document, DocError> {
-    let page = prepared::Page::render(doc.body(), Some(id.as_str()))?;
-    if let Some(saved) = prepared::save_quickly(db, (id, base), &doc, &page, actor, false).await? {
-        return Ok(saved);
-    }
-    let mut tx = db.begin_write().await?;
-    let current = access::authorize(&*tx, id, actor, Access::Edit).await?;
-    if current.deleted_at.is_some() {
-        return Err(DocError::NotFound);
-    }
-    if current.version != base {
-        return Err(DocError::Stale {
-            current: Box::new(current),
-        });
-    }
-    let saved = save_over(&mut tx, &current, &doc, &page.packed, actor).await?;
-    tx.commit().await?;
-    Ok(saved)
-}
-
-/// Writes `doc` as the next version of `current` and records the revision.
-pub(super) async fn save_over(
-    tx: &mut crate::db::WriteTx,
-    current: &Document,
-    doc: &Valid,
-    html: &store::PackedHtml,
-    actor: Option<Actor<'_>>,
-) -> Result<Document, DocError> {
-    let cjk = cjk::index_text(doc.title(), doc.body());
-    let tags = doc.tags_json();
-    let next = store::NextVersion {
-        title: doc.title(),
-        body: doc.body(),
-        html,
-        render_version: RENDER_VERSION,
-        cjk: &cjk,
-        now: now_ms(),
-        folder: doc.folder(),
-        tags: tags.as_deref(),
-    };
-    let saved = store::update(tx, current, next).await?;
-    revisions::record(
-        tx,
-        saved.seq,
-        saved.version,
-        &saved.title,
-        &saved.body,
-        Some(&current.body),
-        actor.map(|a| a.name),
-        saved.updated_at,
-    )
-    .await?;
-    Ok(saved)
 }
 
 /// Moves a live document to the trash; it can be restored until the trash is emptied.

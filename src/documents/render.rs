@@ -123,6 +123,21 @@ pub fn render_page(source: &str, doc_id: Option<&str>) -> String {
         .replace(&end, "</label>")
 }
 
+/// A body's page, rendered and compressed for storing, before the writer is taken.
+pub(super) struct Page {
+    pub html: String,
+    pub packed: crate::db::documents::PackedHtml,
+}
+
+impl Page {
+    /// `id`: the document's, when it has one (its files' images point there).
+    pub fn render(body: &str, id: Option<&str>) -> Result<Self, super::DocError> {
+        let html = render_page(body, id);
+        let packed = crate::db::documents::PackedHtml::pack(&html)?;
+        Ok(Self { html, packed })
+    }
+}
+
 fn code_mark(mark: &str, i: usize) -> String {
     format!("{mark}c{i}\u{E000}")
 }

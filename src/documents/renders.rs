@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use super::RENDER_VERSION;
-use super::prepared::Page;
+use super::render::Page;
 use crate::db::Db;
 use crate::db::documents::{self as store, renders};
 

@@ -4,7 +4,7 @@
 //! meanwhile, or the trash), with the same rights checked; one refused document
 //! does not stop the others, and the answer says which were refused and why.
 
-use super::{Actor, DocError, DocId, Valid, place};
+use super::{Actor, DocError, DocId, OnStale, Valid, place};
 use crate::db::Db;
 
 /// The most documents one change takes.
@@ -98,7 +98,8 @@ async fn one(
     };
     let valid = Valid::parse(&doc.title, &doc.body, cap).map_err(|e| (title.clone(), e))?;
     let valid = valid.with_place(folder, tags);
-    super::save(db, id, doc.version, valid, cap, Some(actor))
+    let merge = OnStale::Merge { cap };
+    super::save(db, id, doc.version, valid, merge, Some(actor))
         .await
         .map(|_| ())
         .map_err(|e| (title, e))

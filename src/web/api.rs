@@ -11,7 +11,7 @@ pub use super::api_types::{DocInput, DocJson, ErrorJson, ListJson, StaleJson, Su
 use super::api_types::{doc_response, etag};
 use super::params::{ListQuery, actor};
 use super::session::CurrentUser;
-use crate::documents::{self, DocError, DocId};
+use crate::documents::{self, DocError, DocId, OnStale};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -236,8 +236,9 @@ pub async fn api_update(
     let id = parse_id(&id)?;
     let base = if_match(&req)?;
     let valid = input.valid(state.config.max_doc_bytes)?;
-    let doc = documents::update(&state.db, &id, base, valid, Some(actor(&user))).await?;
-    Ok(doc_response(StatusCode::OK, &doc))
+    let who = Some(actor(&user));
+    let saved = documents::save(&state.db, &id, base, valid, OnStale::Refuse, who).await?;
+    Ok(doc_response(StatusCode::OK, &saved.doc))
 }
 
 #[utoipa::path(

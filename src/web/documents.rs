@@ -232,7 +232,8 @@ pub async fn document_update(
     let saved = match mine.valid() {
         Ok(valid) => {
             let who = Some(actor(&user));
-            documents::save(&state.db, &id, mine.version, valid, mine.cap, who).await
+            let merge = documents::OnStale::Merge { cap: mine.cap };
+            documents::save(&state.db, &id, mine.version, valid, merge, who).await
         }
         Err(e) => Err(e),
     };

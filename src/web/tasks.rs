@@ -11,7 +11,7 @@ use super::AppState;
 use super::form::FormData;
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
-use crate::documents::{self, DocError, Valid};
+use crate::documents::{self, DocError, OnStale, Valid};
 use crate::web::error::AppError;
 
 fn answer(status: StatusCode, body: serde_json::Value) -> HttpResponse {
@@ -48,7 +48,8 @@ pub async fn task_set(
     };
     let cap = state.config.max_doc_bytes;
     let valid = Valid::parse(&shown.title, &body, cap)?;
-    match documents::save(&state.db, &id, version, valid, cap, Some(actor(&user))).await {
+    let merge = OnStale::Merge { cap };
+    match documents::save(&state.db, &id, version, valid, merge, Some(actor(&user))).await {
         Ok(saved) => Ok(answer(
             StatusCode::OK,
             serde_json::json!({ "version": saved.doc.version, "merged": saved.merged_with.is_some() }),

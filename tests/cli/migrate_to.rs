@@ -9,7 +9,7 @@ use std::process::{Output, Stdio};
 use quire::accounts::{self, User};
 use quire::config::Config;
 use quire::db::Db;
-use quire::documents::{self, Actor, DocId, Valid};
+use quire::documents::{self, Actor, DocId, OnStale, Valid};
 use quire::startup::Application;
 use reqwest::StatusCode;
 use sqlx::Connection;
@@ -112,7 +112,8 @@ async fn seed(source: &Source) -> Seeded {
     let doc = documents::create(&db, valid(1), Some(actor)).await.unwrap();
     let id = DocId::parse(&doc.id).unwrap();
     for n in 2..=5 {
-        documents::update(&db, &id, n as i64 - 1, valid(n), Some(actor))
+        let base = n as i64 - 1;
+        documents::save(&db, &id, base, valid(n), OnStale::Refuse, Some(actor))
             .await
             .unwrap();
     }

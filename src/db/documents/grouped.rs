@@ -1,12 +1,12 @@
 //! The writes that share a transaction with others (group commit, `db::group`):
-//! a new document with its revision. It comes in owned and worked out, every
-//! text made before the writer is taken, because a batch that fails runs each
-//! of its writes again.
+//! a document's next version over a known version, and a new document, each with
+//! its revision. They come in owned and worked out, every text made before the
+//! writer is taken, because a batch that fails runs each of its writes again.
 
 use std::sync::Arc;
 
 use super::revisions::{NewRevision, StoredText, record_prepared};
-use super::{Document, NewRow, PackedHtml, insert};
+use super::{Document, NewRow, NextVersion, PackedHtml, drafts, insert, update_if_current};
 use crate::db::group::Work;
 use crate::db::{Db, Error, WriteTx};
 
@@ -16,6 +16,74 @@ pub struct QueuedRevision {
     pub added: i64,
     pub removed: i64,
     pub author: Option<String>,
+}
+
+/// The next version of document `id` over version `base`, as `viewer` saves it.
+pub struct QueuedVersion {
+    pub id: String,
+    pub base: i64,
+    pub viewer: Option<i64>,
+    pub title: String,
+    pub body: String,
+    pub html: PackedHtml,
+    pub render_version: i64,
+    /// The text the CJK index reads (see `documents::cjk`).
+    pub cjk: String,
+    pub now: i64,
+    /// The folder and tags (a JSON array) to give it; `None` keeps them.
+    pub folder: Option<String>,
+    pub tags: Option<String>,
+    pub revision: QueuedRevision,
+    /// The user whose draft of the document goes with the save.
+    pub drop_draft_of: Option<i64>,
+}
+
+/// Writes `version` if its document is still at `base`, live, and the viewer may
+/// edit it: one guarded `UPDATE`, the revision, the draft. `None` (nothing
+/// written) when any of that is not so. The document comes back with its body
+/// and HTML empty: the caller has them.
+pub async fn write_version(db: &Db, version: QueuedVersion) -> Result<Option<Document>, Error> {
+    let version = Arc::new(version);
+    let work: Work<Option<Document>> = Box::new(move |tx| {
+        let version = version.clone();
+        Box::pin(async move { next_version(tx, &version).await })
+    });
+    db.write_grouped(work).await
+}
+
+async fn next_version(tx: &WriteTx, version: &QueuedVersion) -> Result<Option<Document>, Error> {
+    let next = NextVersion {
+        title: &version.title,
+        body: &version.body,
+        html: &version.html,
+        render_version: version.render_version,
+        cjk: &version.cjk,
+        now: version.now,
+        folder: version.folder.as_deref(),
+        tags: version.tags.as_deref(),
+    };
+    let Some(saved) =
+        update_if_current(tx, &version.id, version.base, version.viewer, next).await?
+    else {
+        return Ok(None);
+    };
+    let revision = &version.revision;
+    let row = NewRevision {
+        doc_seq: saved.seq,
+        rev: saved.version,
+        title: &saved.title,
+        body: &version.body,
+        prev: None,
+        added: revision.added,
+        removed: revision.removed,
+        author: revision.author.as_deref(),
+        now: saved.updated_at,
+    };
+    record_prepared(tx, &row, &revision.text).await?;
+    if let Some(user_id) = version.drop_draft_of {
+        drafts::remove(tx, saved.seq, user_id).await?;
+    }
+    Ok(Some(saved))
 }
 
 /// A new document, owned by `owner`, and its first revision.

@@ -1,0 +1,66 @@
+//! The quick path: a save worked out before the writer is taken. Everything that
+//! costs CPU (the CJK index text, the line counts, the revision's hash and zstd
+//! delta) is made from the version read on a reader, on the request's own
+//! thread; the write then holds one guarded `UPDATE` and the revision's inserts,
+//! in a transaction it may share with other saves. If the document moved on
+//! meanwhile (or the user may no longer edit it), nothing is written and the
+//! careful path decides what to say.
+
+use super::super::{
+    Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, now_ms, revisions,
+};
+use super::{OnStale, Page};
+use crate::db::Db;
+use crate::db::documents::grouped::{self, QueuedRevision, QueuedVersion};
+use crate::db::documents::revisions::prepare_text;
+
+/// Saves `doc` over `base` if that is still the version a reader sees and
+/// `actor` may edit it: the saved document, or `None` when the careful path
+/// must decide.
+pub(super) async fn save(
+    db: &Db,
+    (id, base): (&DocId, i64),
+    doc: &Valid,
+    page: &Page,
+    on_stale: OnStale,
+    actor: Option<Actor<'_>>,
+) -> Result<Option<Document>, DocError> {
+    let current = match access::authorize(&db.read, id, actor, Access::Edit).await {
+        Ok(current) => current,
+        Err(DocError::Internal(e)) => return Err(DocError::Internal(e)),
+        Err(_) => return Ok(None),
+    };
+    if current.deleted_at.is_some() || current.version != base {
+        return Ok(None);
+    }
+    let cjk = cjk::index_text(doc.title(), doc.body());
+    let (added, removed) = revisions::line_changes(&current.body, doc.body());
+    let text = prepare_text(&db.read, current.seq, doc.body(), Some(&current.body)).await?;
+    let version = QueuedVersion {
+        id: id.as_str().to_owned(),
+        base,
+        viewer: access::viewer(actor),
+        title: doc.title().to_owned(),
+        body: doc.body().to_owned(),
+        html: page.packed.clone(),
+        render_version: RENDER_VERSION,
+        cjk,
+        now: now_ms(),
+        folder: doc.folder().map(str::to_owned),
+        tags: doc.tags_json(),
+        revision: QueuedRevision {
+            text,
+            added,
+            removed,
+            author: actor.map(|a| a.name.to_owned()),
+        },
+        drop_draft_of: actor.filter(|_| on_stale.drops_draft()).map(|a| a.user_id),
+    };
+    let saved = grouped::write_version(db, version).await?;
+    // The statement left out the texts it wrote: they are the caller's.
+    Ok(saved.map(|mut saved| {
+        saved.body = doc.body().to_owned();
+        saved.html.clone_from(&page.html);
+        saved
+    }))
+}
