@@ -7,8 +7,9 @@ use askama::Template;
 use super::auth::SESSION_COOKIE;
 use super::form::FormData;
 use super::message::Message;
-use super::pages::{self, Stamp};
+use super::respond;
 use super::session::CurrentUser;
+use super::when::Stamp;
 use super::{AppState, done};
 use crate::accounts::{AccountError, manage, tokens};
 use crate::web::error::AppError;
@@ -62,7 +63,7 @@ async fn settings(
             last_used: t.last_used_at.map(Stamp::at),
         })
         .collect();
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         status,
         "Your account",
         &SettingsPartial {

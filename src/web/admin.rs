@@ -8,8 +8,9 @@ use askama::Template;
 use super::account::account_error;
 use super::form::FormData;
 use super::message::Message;
-use super::pages::{self, Stamp};
+use super::respond;
 use super::session::CurrentUser;
+use super::when::Stamp;
 use super::{AppState, done};
 use crate::accounts::audit_log::{self, Named, Who};
 use crate::accounts::{self, AccountError, User, manage, people};
@@ -68,7 +69,7 @@ async fn users_page(
             created: Stamp::at(u.created_at),
         })
         .collect();
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         status,
         "Users",
         &UsersPartial {
@@ -241,7 +242,7 @@ pub async fn audit_list(
             detail: e.detail,
         })
         .collect();
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         StatusCode::OK,
         "Audit log",
         &AuditPartial { rows },

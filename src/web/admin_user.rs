@@ -7,7 +7,8 @@ use askama::Template;
 
 use super::AppState;
 use super::admin::{Admin, UserView};
-use super::pages::{self, Stamp};
+use super::respond;
+use super::when::Stamp;
 use crate::accounts::manage;
 use crate::web::error::AppError;
 
@@ -51,7 +52,7 @@ pub async fn user_page(
             username: u.username.clone(),
         })
         .collect();
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         StatusCode::OK,
         &format!("Account {}", user.username),
         &UserPartial {

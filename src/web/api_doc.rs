@@ -13,7 +13,7 @@ use serde_json::Value;
 use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
-use super::pages;
+use super::respond;
 use super::{api, api_files, api_places};
 
 #[derive(OpenApi)]
@@ -171,7 +171,7 @@ pub async fn docs_page() -> HttpResponse {
         operations: operations(doc),
         schemas: schemas(doc),
     };
-    pages::fragment(StatusCode::OK, "API", &page)
+    respond::fragment(StatusCode::OK, "API", &page)
 }
 
 fn text(v: &Value) -> String {

@@ -6,8 +6,9 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
+use super::doc_view::DocView;
 use super::editor::EditForm;
-use super::pages::{self, DocView};
+use super::respond;
 use crate::documents::{Chunk, Conflicted, Document};
 
 /// One passage both sides changed.
@@ -60,7 +61,7 @@ pub fn page(mine: &EditForm, current: &Document, merge: Option<&Conflicted>) -> 
                 .text_with_markers(&format!("version {}", current.version)),
         ),
     });
-    pages::fragment(
+    respond::fragment(
         StatusCode::CONFLICT,
         "Edit conflict",
         &ConflictPartial {

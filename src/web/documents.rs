@@ -7,11 +7,13 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
+use super::doc_view::{DocView, ShowPartial};
 use super::editor::{EditForm, EditPartial};
 use super::form::FormData;
+use super::list_page::DocRow;
 use super::list_page::{ListPartial, Places};
 use super::message::Message;
-use super::pages::{self, DocView, Row, ShowPartial};
+use super::respond;
 use super::session::{CurrentUser, PageView};
 use super::{AppState, done};
 use crate::documents::{self, DocError};
@@ -50,7 +52,7 @@ pub async fn document_list(
     }
     let places = Arc::unwrap_or_clone(places);
     let partial = ListPartial::new(
-        rows.iter().map(|r| Row::seen_by(r, user.0.id)).collect(),
+        rows.iter().map(|r| DocRow::seen_by(r, user.0.id)).collect(),
         page,
         total,
         &listing,
@@ -59,7 +61,7 @@ pub async fn document_list(
             tags: places.1,
         },
     );
-    Ok(pages::fragment(StatusCode::OK, "Documents", &partial))
+    Ok(respond::fragment(StatusCode::OK, "Documents", &partial))
 }
 
 #[derive(Deserialize)]
@@ -129,7 +131,7 @@ pub async fn document_show(
     view: PageView,
 ) -> Result<HttpResponse, AppError> {
     if let Some(hit) = view.cached {
-        return Ok(pages::rendered(StatusCode::OK, hit.title, Ok(hit.html)));
+        return Ok(respond::rendered(StatusCode::OK, hit.title, Ok(hit.html)));
     }
     let doc = documents::access::check(view.doc, documents::Access::Read)?;
     let doc = documents::fresh_html(&state.db, doc).await?;
@@ -149,19 +151,25 @@ pub async fn document_show(
     let title = shown.title.clone();
     let partial = ShowPartial { doc: shown };
     if view.epoch.is_none() {
-        return Ok(pages::fragment(StatusCode::OK, &title, &partial));
+        return Ok(respond::fragment(StatusCode::OK, &title, &partial));
     }
     // Rendered once with a token of its own, kept, then given the session's.
     let stand_in = crate::random::random_token();
     let html = match super::csrf::render_with(stand_in.clone(), || partial.render()) {
         Ok(html) => html,
-        Err(e) => return Ok(pages::rendered(StatusCode::OK, title, Err::<String, _>(e))),
+        Err(e) => {
+            return Ok(respond::rendered(
+                StatusCode::OK,
+                title,
+                Err::<String, _>(e),
+            ));
+        }
     };
     state
         .cache
         .keep_page(view.epoch, view.user.id, &doc, &title, &html, &stand_in);
     let html = html.replace(&stand_in, &super::csrf::token());
-    Ok(pages::rendered(StatusCode::OK, title, Ok(html)))
+    Ok(respond::rendered(StatusCode::OK, title, Ok(html)))
 }
 
 #[derive(Deserialize)]
@@ -192,7 +200,7 @@ pub async fn document_edit(
     let files = documents::files::list(&state.db, &id, Some(actor(&user)))
         .await?
         .iter()
-        .map(|f| super::pages::FileView::of(&doc.id, f))
+        .map(|f| super::editor::FileView::of(&doc.id, f))
         .collect();
     let restore = query.draft.as_deref() == Some("restore");
     let note = draft

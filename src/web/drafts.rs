@@ -9,9 +9,9 @@ use askama::Template;
 
 use super::form::FormData;
 use super::message::Message;
-use super::pages::{DraftNote, fmt_time, iso_time};
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
+use super::when::{fmt_time, iso_time};
 use super::{AppState, done};
 use crate::documents::{self, DocError, Document, Draft, drafts};
 use crate::web::error::AppError;
@@ -28,7 +28,7 @@ struct Status<'a> {
     at: Option<(String, String)>,
 }
 
-/// A status-line fragment. Not a `pages::fragment`: the layout must leave it
+/// A status-line fragment. Not a `respond::fragment`: the layout must leave it
 /// alone (no `<title>` for htmx to move into the head).
 pub(super) fn status(code: StatusCode, class: &str, text: &str, at: Option<i64>) -> HttpResponse {
     let html = Status {
@@ -172,6 +172,17 @@ pub async fn draft_offer(
         .content_type("text/html; charset=utf-8")
         .insert_header(("Cache-Control", "no-store"))
         .body(html))
+}
+
+/// An unsaved draft the editor offers back (or has just put back).
+pub struct DraftNote {
+    pub when: String,
+    pub when_iso: String,
+    pub base: i64,
+    /// Someone saved since the draft's base version: saving it will merge.
+    pub behind: bool,
+    /// The editor already holds the draft's text.
+    pub restored: bool,
 }
 
 pub fn note(d: &Draft, doc: &Document, restored: bool) -> DraftNote {

@@ -5,10 +5,11 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
+use super::drafts::DraftNote;
 use super::error::AppError;
 use super::form::FormData;
-use super::pages::{self, DraftNote, FileView};
 use super::place_fields::PlaceFields;
+use super::respond;
 use crate::documents::{self, DocError, DocId, Document, Submitted, Tags, Valid};
 
 /// What the editor shows: the user's own text, whatever state it is in.
@@ -228,7 +229,27 @@ impl<'a> EditPartial<'a> {
             Some(_) => "Edit document",
             None => "New document",
         };
-        pages::fragment(status, title, self)
+        respond::fragment(status, title, self)
+    }
+}
+
+/// A document's file as the editor lists it.
+pub struct FileView {
+    pub name: String,
+    pub size: String,
+    pub url: String,
+    pub markdown: String,
+}
+
+impl FileView {
+    pub fn of(doc_id: &str, f: &crate::documents::files::FileInfo) -> Self {
+        use crate::documents::files;
+        Self {
+            name: f.name.clone(),
+            size: crate::documents::human_size(usize::try_from(f.size).unwrap_or(0)),
+            url: files::url(doc_id, &f.name),
+            markdown: files::markdown(doc_id, &f.name, &f.media_type),
+        }
     }
 }
 

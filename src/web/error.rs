@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, ResponseError};
 
 use crate::documents::{Conflicted, DocError, Document};
 use crate::web::editor::{EditForm, EditPartial};
-use crate::web::pages;
+use crate::web::respond;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -166,10 +166,10 @@ impl ResponseError for AppError {
         match self {
             Self::Internal(e) => {
                 tracing::error!(error = ?e, "request failed");
-                pages::message(status, "Something went wrong", INTERNAL_TEXT)
+                respond::message(status, "Something went wrong", INTERNAL_TEXT)
             }
-            Self::NotFound => pages::message(status, "Not found", NOT_FOUND_TEXT),
-            Self::Unavailable(what) => pages::message(
+            Self::NotFound => respond::message(status, "Not found", NOT_FOUND_TEXT),
+            Self::Unavailable(what) => respond::message(
                 status,
                 "Not saved",
                 &format!(
@@ -178,7 +178,7 @@ impl ResponseError for AppError {
                     capitalised(what)
                 ),
             ),
-            Self::Forbidden(why) => pages::message(status, "Not allowed", why),
+            Self::Forbidden(why) => respond::message(status, "Not allowed", why),
             Self::LoginRequired { next } => HttpResponse::SeeOther()
                 .insert_header((
                     actix_web::http::header::LOCATION,
@@ -191,9 +191,11 @@ impl ResponseError for AppError {
                     ),
                 ))
                 .finish(),
-            Self::BadRequest(why) => pages::message(status, "That request was not understood", why),
-            Self::Refused { message, .. } => pages::message(status, "Not done", message),
-            Self::UploadTooLarge { limit } => pages::message(
+            Self::BadRequest(why) => {
+                respond::message(status, "That request was not understood", why)
+            }
+            Self::Refused { message, .. } => respond::message(status, "Not done", message),
+            Self::UploadTooLarge { limit } => respond::message(
                 status,
                 "Too large",
                 &format!(

@@ -16,7 +16,6 @@ use super::editor::{EditForm, EditPartial};
 use super::error::{AppError, doc_status};
 use super::form::FormData;
 use super::limits::{UploadBudget, UploadBusy};
-use super::pages;
 use super::params::{actor, parse_id};
 use super::session::CurrentUser;
 use crate::documents::files::{self, FileInfo};
@@ -227,7 +226,7 @@ async fn editor_again(
     let files = files::list(&state.db, id, Some(actor(user)))
         .await?
         .iter()
-        .map(|f| pages::FileView::of(id.as_str(), f))
+        .map(|f| super::editor::FileView::of(id.as_str(), f))
         .collect();
     Ok(EditPartial::of(mine)
         .notice(notice)

@@ -6,9 +6,10 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::message::Message;
-use super::pages::{self, fmt_time, iso_time};
 use super::params::{PageQuery, actor, parse_id};
+use super::respond;
 use super::session::CurrentUser;
+use super::when::{fmt_time, iso_time};
 use super::{AppState, done};
 use crate::documents::{self, DiffLine, Revision, human_size};
 use crate::web::error::AppError;
@@ -133,7 +134,7 @@ pub async fn document_history(
         page,
         more,
     };
-    Ok(pages::fragment(StatusCode::OK, "History", &partial))
+    Ok(respond::fragment(StatusCode::OK, "History", &partial))
 }
 
 pub async fn revision_show(
@@ -159,7 +160,7 @@ pub async fn revision_show(
         rev: RevRow::new(&revision, doc.version),
         html,
     };
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         StatusCode::OK,
         &format!("{} (revision {rev})", revision.title),
         &partial,
@@ -194,7 +195,7 @@ pub async fn revision_diff(
         title_changed: diff.title_changed,
         rows: diff.lines.into_iter().map(DiffRow::from).collect(),
     };
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         StatusCode::OK,
         &format!("Changes from {from} to {to}"),
         &partial,

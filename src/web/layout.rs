@@ -12,7 +12,7 @@ use askama::Template;
 use super::assets;
 use super::auth::CsrfToken;
 use super::message::Message;
-use super::pages::Fragment;
+use super::respond::Fragment;
 use crate::accounts::User;
 
 /// The page up to where the content goes; `END` follows the content.

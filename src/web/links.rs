@@ -56,7 +56,7 @@ pub async fn link_suggestions(
     query: web::Query<TitlesQuery>,
 ) -> Result<HttpResponse, AppError> {
     let found = documents::links::suggest(&state.db, &query.q, actor(&user)).await?;
-    Ok(super::pages::fragment(
+    Ok(super::respond::fragment(
         actix_web::http::StatusCode::OK,
         "Documents to link",
         &Suggestions { found },

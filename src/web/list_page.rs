@@ -1,17 +1,67 @@
-//! The document list's page: its rows, the sort and filter form, the count and
-//! numbered page links that keep the sort.
+//! The document list's page: its rows (`DocRow`, which the trash shows too), the
+//! sort and filter form, the count and numbered page links that keep the sort.
 
 use askama::Template;
 
+use super::doc_view::sharing_note;
 use super::folder_tree::{self, Step};
-use super::pages::Row;
-use crate::documents::Listing;
+use super::when::{fmt_time, iso_time};
+use crate::documents::{self, Listing, Summary};
 pub use crate::query_param::encoded;
+
+/// A document as a list (the document list, the trash) shows it in a row.
+pub struct DocRow {
+    pub id: String,
+    pub title: String,
+    pub when: String,
+    pub when_iso: String,
+    pub size: String,
+    /// Whose it is, when not the viewer's.
+    pub owner: Option<String>,
+    /// Who else sees it, on the viewer's own documents.
+    pub sharing: Option<String>,
+    /// Its folder (empty for the root) and tags, where the listing read them.
+    pub folder: String,
+    pub tags: Vec<String>,
+}
+
+impl DocRow {
+    /// A row as `viewer` sees it.
+    pub fn seen_by(s: &Summary, viewer: i64) -> Self {
+        let mine = s.owner_id.is_none_or(|o| o == viewer);
+        Self {
+            owner: if mine { None } else { s.owner_name.clone() },
+            sharing: if mine {
+                sharing_note(&s.visibility, s.shared_with, s.public_token.is_some())
+            } else {
+                None
+            },
+            ..Self::from(s)
+        }
+    }
+}
+
+impl From<&Summary> for DocRow {
+    fn from(s: &Summary) -> Self {
+        let at = s.deleted_at.unwrap_or(s.updated_at);
+        Self {
+            id: s.id.clone(),
+            title: s.title.clone(),
+            when: fmt_time(at),
+            when_iso: iso_time(at),
+            size: documents::human_size(s.size.max(0) as usize),
+            owner: None,
+            sharing: None,
+            folder: s.folder.clone(),
+            tags: s.tag_list().into_iter().map(str::to_owned).collect(),
+        }
+    }
+}
 
 #[derive(Template)]
 #[template(path = "documents/list_partial.html")]
 pub struct ListPartial {
-    pub rows: Vec<Row>,
+    pub rows: Vec<DocRow>,
     pub page: i64,
     pub more: bool,
     pub total: i64,
@@ -41,7 +91,13 @@ pub struct Places {
 }
 
 impl ListPartial {
-    pub fn new(rows: Vec<Row>, page: i64, total: i64, listing: &Listing, places: Places) -> Self {
+    pub fn new(
+        rows: Vec<DocRow>,
+        page: i64,
+        total: i64,
+        listing: &Listing,
+        places: Places,
+    ) -> Self {
         let last = (total.max(1) - 1) / crate::documents::PAGE_SIZE + 1;
         let sort_only = Listing {
             folder: None,

@@ -10,7 +10,7 @@ use super::AppState;
 use super::auth::{self, SESSION_COOKIE, safe_next};
 use super::form::FormData;
 use super::message::Message;
-use super::pages;
+use super::respond;
 use crate::accounts::{self, AccountError, Creator, User};
 use crate::web::error::AppError;
 
@@ -42,7 +42,7 @@ pub async fn login_form(
             .insert_header((header::LOCATION, next))
             .finish();
     }
-    pages::fragment(
+    respond::fragment(
         StatusCode::OK,
         "Sign in",
         &LoginPartial {
@@ -69,7 +69,7 @@ pub async fn login(
     let next = safe_next(form.get("next"));
     let address = super::client::address(&req, &state.config);
     let refused = |status: StatusCode, message: &str| {
-        pages::fragment(
+        respond::fragment(
             status,
             "Sign in",
             &LoginPartial {
@@ -128,7 +128,7 @@ pub async fn signup_form(state: web::Data<AppState>) -> Result<HttpResponse, App
     if !state.config.signup {
         return Err(AppError::NotFound);
     }
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         StatusCode::OK,
         "Create an account",
         &LoginPartial {
@@ -153,7 +153,7 @@ pub async fn signup(
     let password = form.get("password").unwrap_or_default();
     match accounts::create_user_by(&state.db, Creator::SignUp, username, password, false).await {
         Ok(user) => signed_in(&req, &state, &user, "/").await,
-        Err(e @ (AccountError::Invalid(_) | AccountError::Taken)) => Ok(pages::fragment(
+        Err(e @ (AccountError::Invalid(_) | AccountError::Taken)) => Ok(respond::fragment(
             StatusCode::UNPROCESSABLE_ENTITY,
             "Create an account",
             &LoginPartial {

@@ -10,9 +10,9 @@ use serde::Deserialize;
 
 use super::form::FormData;
 use super::message::Message;
-use super::pages::Stamp;
 use super::params::actor;
 use super::session::CurrentUser;
+use super::when::Stamp;
 use super::{AppState, done, layout};
 use crate::documents::new_drafts::{self, NewDraft, Typed};
 use crate::documents::{DocError, human_size};

@@ -13,7 +13,7 @@ use askama::Template;
 use super::AppState;
 use super::csrf::CSRF_FIELD;
 use super::form::FormData;
-use super::pages;
+use super::respond;
 use crate::accounts::{self, AccountError, User};
 
 /// The sign-in fields; named apart from any field a document form has.
@@ -43,7 +43,7 @@ pub struct SignInToSave {
 impl SignInToSave {
     /// The page, drawn inside the request's CSRF scope (the form carries the token).
     pub fn response(&self) -> HttpResponse {
-        pages::fragment(self.status, "Sign in to save", self)
+        respond::fragment(self.status, "Sign in to save", self)
     }
 }
 

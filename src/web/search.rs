@@ -7,9 +7,10 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::AppState;
-use super::pages::{self, fmt_time, iso_time};
 use super::params::actor;
+use super::respond;
 use super::session::CurrentUser;
+use super::when::{fmt_time, iso_time};
 use crate::documents::{self, Hit};
 
 const RESULTS: i64 = 50;
@@ -91,8 +92,8 @@ pub async fn search_results(
         .get("hx-target")
         .is_some_and(|t| t.as_bytes() == b"results");
     if live {
-        pages::fragment(status, &title, &results)
+        respond::fragment(status, &title, &results)
     } else {
-        pages::fragment(status, &title, &SearchPartial { results })
+        respond::fragment(status, &title, &SearchPartial { results })
     }
 }

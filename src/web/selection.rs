@@ -12,7 +12,7 @@ use super::form::FormData;
 use super::message::Message;
 use super::params::actor;
 use super::session::CurrentUser;
-use super::{AppState, done, pages};
+use super::{AppState, done, respond};
 use crate::documents::DocId;
 use crate::documents::selection::{self, Change, MAX_CHOSEN};
 use crate::web::error::AppError;
@@ -41,7 +41,7 @@ pub async fn apply(
         .take(MAX_CHOSEN)
         .collect();
     if chosen.is_empty() {
-        return Ok(pages::message(
+        return Ok(respond::message(
             StatusCode::UNPROCESSABLE_ENTITY,
             "Nothing chosen",
             "Tick the documents to change in the list first.",
@@ -82,5 +82,5 @@ pub async fn apply(
             .collect(),
         back,
     };
-    Ok(pages::fragment(StatusCode::OK, "Not all changed", &page))
+    Ok(respond::fragment(StatusCode::OK, "Not all changed", &page))
 }

@@ -11,7 +11,7 @@ use askama::Template;
 
 use super::AppState;
 use super::form::FormData;
-use super::pages;
+use super::respond;
 use crate::accounts::{self, AccountError, Creator, User};
 use crate::documents::{self, Actor, Valid};
 use crate::web::error::AppError;
@@ -60,7 +60,7 @@ struct SetupPartial<'a> {
 }
 
 fn form_page(status: StatusCode, token: &str, username: &str, error: Option<&str>) -> HttpResponse {
-    pages::fragment(
+    respond::fragment(
         status,
         "Set up quire",
         &SetupPartial {

@@ -4,10 +4,11 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
+use super::doc_view::{DocView, ShowPartial};
 use super::form::FormData;
 use super::message::Message;
-use super::pages::{self, DocView, ShowPartial};
 use super::params::{actor, parse_id};
+use super::respond;
 use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::documents;
@@ -64,7 +65,7 @@ async fn sharing_page(
         Some((name, why)) => (name, Some(why)),
         None => (String::new(), None),
     };
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         status,
         "Sharing",
         &SharePartial {
@@ -138,7 +139,7 @@ pub async fn public_show(
         &format!("/d/{}/files/", doc.id),
         &format!("/p/{}/files/", token.as_str()),
     );
-    Ok(pages::fragment(
+    Ok(respond::fragment(
         StatusCode::OK,
         &doc.title,
         &ShowPartial { doc: view },

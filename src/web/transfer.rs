@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use super::AppState;
 use super::admin::Admin;
-use super::pages;
+use super::respond;
 use super::session::CurrentUser;
 use crate::documents::{group, human_size};
 use crate::transfer::export::{ExportOptions, export};
@@ -48,7 +48,7 @@ fn page(
     result: Option<ResultView>,
 ) -> HttpResponse {
     let limit = human_size(state.config.max_import_bytes);
-    pages::fragment(
+    respond::fragment(
         status,
         "Import documents",
         &ImportPartial {
@@ -181,8 +181,8 @@ pub async fn import_upload(
         .map_err(internal)?;
     let detail = format!(
         "{} imported from a zip, {} skipped",
-        super::pages::counted(report.imported, "document", "documents"),
-        super::pages::counted(report.skipped.len() as u64, "file", "files")
+        super::counted::counted(report.imported, "document", "documents"),
+        super::counted::counted(report.skipped.len() as u64, "file", "files")
     );
     crate::accounts::audit(
         &state.db.write,

@@ -4,14 +4,25 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
+use super::doc_view::DocView;
 use super::form::FormData;
+use super::list_page::DocRow;
 use super::message::Message;
-use super::pages::{self, DocView, Row, TrashPartial};
 use super::params::{PageQuery, actor, parse_id};
+use super::respond;
 use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::documents::{self, Document};
 use crate::web::error::AppError;
+
+/// The trash's page: its rows, a page at a time.
+#[derive(Template)]
+#[template(path = "trash/list_partial.html")]
+pub struct TrashPartial {
+    pub rows: Vec<DocRow>,
+    pub page: i64,
+    pub more: bool,
+}
 
 pub async fn trash_list(
     state: web::Data<AppState>,
@@ -21,11 +32,11 @@ pub async fn trash_list(
     let page = query.into_inner().page();
     let (rows, more) = documents::list_trash(&state.db, page, Some(actor(&user))).await?;
     let partial = TrashPartial {
-        rows: rows.iter().map(Row::from).collect(),
+        rows: rows.iter().map(DocRow::from).collect(),
         page,
         more,
     };
-    Ok(pages::fragment(StatusCode::OK, "Trash", &partial))
+    Ok(respond::fragment(StatusCode::OK, "Trash", &partial))
 }
 
 pub async fn document_restore(
@@ -52,7 +63,7 @@ pub async fn trash_empty(
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
     if form.get("confirm") != Some("yes") {
-        return Ok(pages::fragment(
+        return Ok(respond::fragment(
             StatusCode::OK,
             "Empty the trash?",
             &ConfirmEmptyPartial,
@@ -70,7 +81,7 @@ struct InTrashPartial {
 
 /// A link to a trashed document says so and offers to restore it (410 Gone).
 pub fn in_trash_page(doc: &Document) -> HttpResponse {
-    pages::fragment(
+    respond::fragment(
         StatusCode::GONE,
         &doc.title,
         &InTrashPartial {
