@@ -28,9 +28,10 @@ use actix_web::guard;
 use actix_web::middleware::from_fn;
 use actix_web::web::{ServiceConfig, delete, get, post, put, resource, scope};
 
+use crate::web::middleware::{auth, session};
 use crate::web::{
-    account, admin, api, api_doc, api_places, assets, auth, documents as docs, drafts, folders,
-    health, history, login, metrics as scrape, search, session, sharing, transfer as xfer, trash,
+    account, admin, api, api_doc, api_places, assets, documents as docs, drafts, folders, health,
+    history, login, metrics as scrape, search, sharing, transfer as xfer, trash,
 };
 
 /// A page anyone may open; a session, if the browser has one, shows in its header.

@@ -12,13 +12,15 @@ use anyhow::Context;
 use crate::config::Config;
 use crate::db::Db;
 use crate::metrics::{self, HttpMetrics};
-use crate::web::drain::{self, InFlight, Signals, Stopper};
 use crate::web::error::AppError;
 use crate::web::form::FormLimit;
-use crate::web::limits::{self, BodyTimeout, UploadBudget};
 use crate::web::metrics::LagCache;
+use crate::web::middleware::drain::{self, InFlight, Signals, Stopper};
+use crate::web::middleware::limits::{self, BodyTimeout, UploadBudget};
+use crate::web::middleware::security_headers::security_headers;
+use crate::web::middleware::{db_gate, layout, observe};
 use crate::web::setup::SetupToken;
-use crate::web::{AppState, db_gate, extractor_errors, layout, observe, security_headers};
+use crate::web::{AppState, extractor_errors};
 
 pub struct Application {
     port: u16,
@@ -170,7 +172,7 @@ fn serve(
     .max_connections(per_worker)
     .shutdown_timeout(SHUTDOWN_TIMEOUT.as_secs())
     // quire stops on signals itself, so that every request in flight finishes
-    // before any worker stops (see `web::drain`).
+    // before any worker stops (see `web::middleware::drain`).
     .disable_signals()
     // A client gets 10 s to send its request head, then the connection is closed.
     .client_request_timeout(Duration::from_secs(10))

@@ -4,11 +4,11 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-use super::auth::SESSION_COOKIE;
 use super::form::FormData;
 use super::message::Message;
+use super::middleware::auth::SESSION_COOKIE;
+use super::middleware::session::CurrentUser;
 use super::respond;
-use super::session::CurrentUser;
 use super::when::Stamp;
 use super::{AppState, done};
 use crate::accounts::{AccountError, manage, tokens};

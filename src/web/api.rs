@@ -9,8 +9,8 @@ use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use super::AppState;
 pub use super::api_types::{DocInput, DocJson, ErrorJson, ListJson, StaleJson, SummaryJson};
 use super::api_types::{doc_response, etag};
+use super::middleware::session::CurrentUser;
 use super::params::{ListQuery, actor};
-use super::session::CurrentUser;
 use crate::documents::{self, DocError, DocId, OnStale};
 
 #[derive(Debug, thiserror::Error)]

@@ -12,9 +12,9 @@ use super::AppState;
 use super::api::{ApiError, parse_id};
 use super::api_types::{AttachmentJson, ErrorJson};
 use super::error::AppError;
-use super::limits::UploadBudget;
+use super::middleware::limits::UploadBudget;
+use super::middleware::session::CurrentUser;
 use super::params::actor;
-use super::session::CurrentUser;
 use crate::documents::DocError;
 use crate::documents::files;
 

@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 use super::AppState;
 use super::api::ApiError;
 use super::api_types::ErrorJson;
+use super::middleware::session::CurrentUser;
 use super::params::actor;
-use super::session::CurrentUser;
 use crate::documents;
 
 /// A folder that directly holds documents the user may read.

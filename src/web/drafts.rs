@@ -9,8 +9,8 @@ use askama::Template;
 
 use super::form::FormData;
 use super::message::Message;
+use super::middleware::session::CurrentUser;
 use super::params::{actor, parse_id};
-use super::session::CurrentUser;
 use super::when::{fmt_time, iso_time};
 use super::{AppState, done};
 use crate::documents::{self, DocError, Document, Draft, drafts};

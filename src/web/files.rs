@@ -15,9 +15,9 @@ use super::api_types::AttachmentJson;
 use super::editor::{EditForm, EditPartial};
 use super::error::{AppError, doc_status};
 use super::form::FormData;
-use super::limits::{UploadBudget, UploadBusy};
+use super::middleware::limits::{UploadBudget, UploadBusy};
+use super::middleware::session::CurrentUser;
 use super::params::{actor, parse_id};
-use super::session::CurrentUser;
 use crate::documents::files::{self, FileInfo};
 use crate::documents::{DocError, DocId, human_size};
 

@@ -6,8 +6,8 @@ use actix_web::{HttpRequest, HttpResponse, web};
 
 use super::form::FormData;
 use super::message::Message;
+use super::middleware::session::CurrentUser;
 use super::params::actor;
-use super::session::CurrentUser;
 use super::{AppState, done};
 use crate::documents::{self, DocError};
 use crate::web::error::AppError;

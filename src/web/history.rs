@@ -6,9 +6,9 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::message::Message;
+use super::middleware::session::CurrentUser;
 use super::params::{PageQuery, actor, parse_id};
 use super::respond;
-use super::session::CurrentUser;
 use super::when::{fmt_time, iso_time};
 use super::{AppState, done};
 use crate::documents::{self, DiffLine, Revision, human_size};

@@ -9,8 +9,8 @@ use serde::Deserialize;
 
 use super::AppState;
 use super::error::AppError;
+use super::middleware::session::CurrentUser;
 use super::params::actor;
-use super::session::CurrentUser;
 use crate::documents;
 use crate::query_param::encoded;
 

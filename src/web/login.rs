@@ -7,9 +7,9 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::AppState;
-use super::auth::{self, SESSION_COOKIE, safe_next};
 use super::form::FormData;
 use super::message::Message;
+use super::middleware::auth::{self, SESSION_COOKIE, safe_next};
 use super::respond;
 use crate::accounts::{self, AccountError, Creator, User};
 use crate::web::error::AppError;

@@ -10,17 +10,14 @@ pub mod api_files;
 pub mod api_places;
 mod api_types;
 pub mod assets;
-pub mod auth;
 pub mod cache;
 pub mod client;
 pub mod conflict;
 pub mod counted;
 pub mod csrf;
-pub mod db_gate;
 pub mod doc_view;
 pub mod documents;
 pub mod drafts;
-pub mod drain;
 pub mod editor;
 pub mod error;
 pub mod files;
@@ -29,16 +26,14 @@ pub mod folders;
 pub mod form;
 pub mod health;
 pub mod history;
-pub mod layout;
-pub mod limits;
 pub mod links;
 pub mod list_page;
 pub mod login;
 pub mod message;
 pub mod metrics;
+pub mod middleware;
 pub mod multipart;
 pub mod new_drafts;
-pub mod observe;
 pub mod params;
 mod place_fields;
 pub mod preview;
@@ -46,7 +41,6 @@ pub mod respond;
 pub mod resume;
 pub mod search;
 pub mod selection;
-pub mod session;
 pub mod setup;
 pub mod sharing;
 pub mod tasks;
@@ -54,8 +48,7 @@ pub mod transfer;
 pub mod trash;
 pub mod when;
 
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::middleware::DefaultHeaders;
+use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
 use crate::Db;
@@ -75,7 +68,7 @@ pub struct AppState {
 /// (with the message's code); htmx gets told to load that page into `#main`
 /// and to show the message, without a full reload: the same words either way.
 pub fn done(req: &HttpRequest, path: &str, message: Message) -> HttpResponse {
-    if layout::wants_partial(req.headers()) {
+    if middleware::layout::wants_partial(req.headers()) {
         HttpResponse::Ok()
             .insert_header((
                 "HX-Location",
@@ -92,27 +85,6 @@ pub fn done(req: &HttpRequest, path: &str, message: Message) -> HttpResponse {
             .insert_header((header::LOCATION, format!("{path}{sep}m={}", message.code())))
             .finish()
     }
-}
-
-pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-    img-src 'self' data: https:; object-src 'none'; base-uri 'none'; \
-    form-action 'self'; frame-ancestors 'none'";
-
-pub fn security_headers() -> DefaultHeaders {
-    DefaultHeaders::new()
-        .add((
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
-        ))
-        .add((
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .add((
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("same-origin"),
-        ))
-        .add((header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
 }
 
 /// Malformed query strings and paths get the same clear page as any other 400.

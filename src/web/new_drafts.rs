@@ -10,10 +10,11 @@ use serde::Deserialize;
 
 use super::form::FormData;
 use super::message::Message;
+use super::middleware::layout;
+use super::middleware::session::CurrentUser;
 use super::params::actor;
-use super::session::CurrentUser;
 use super::when::Stamp;
-use super::{AppState, done, layout};
+use super::{AppState, done};
 use crate::documents::new_drafts::{self, NewDraft, Typed};
 use crate::documents::{DocError, human_size};
 use crate::web::error::AppError;

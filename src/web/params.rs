@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::session::CurrentUser;
+use super::middleware::session::CurrentUser;
 use crate::documents::{Actor, DocId, Listing, Order, Owner, Sort, place};
 use crate::web::error::AppError;
 

@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::AppState;
 use super::editor::{EditForm, EditPartial};
 use super::form::FormData;
-use super::session::CurrentUser;
+use super::middleware::session::CurrentUser;
 use crate::documents::{self, DocId, render_page};
 use crate::web::error::AppError;
 

@@ -1,6 +1,6 @@
 //! Response builders for pages: a handler renders its partial into a response
 //! (`fragment`, `rendered`, or `message` for a heading and a line of text), and
-//! the layout middleware (`layout::wrap`) decides whether it goes out alone
+//! the layout middleware (`middleware::layout`) decides whether it goes out alone
 //! (htmx) or inside the layout (a normal page load).
 
 use actix_web::HttpResponse;

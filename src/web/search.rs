@@ -7,9 +7,9 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::AppState;
+use super::middleware::session::CurrentUser;
 use super::params::actor;
 use super::respond;
-use super::session::CurrentUser;
 use super::when::{fmt_time, iso_time};
 use crate::documents::{self, Hit};
 

@@ -10,8 +10,8 @@ use askama::Template;
 
 use super::form::FormData;
 use super::message::Message;
+use super::middleware::session::CurrentUser;
 use super::params::actor;
-use super::session::CurrentUser;
 use super::{AppState, done, respond};
 use crate::documents::DocId;
 use crate::documents::selection::{self, Change, MAX_CHOSEN};
@@ -31,7 +31,7 @@ pub async fn apply(
     user: CurrentUser,
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
-    let back = super::auth::safe_next(form.get("back"))
+    let back = super::middleware::auth::safe_next(form.get("back"))
         .trim_end_matches(['&', '?'])
         .to_owned();
     let chosen: Vec<DocId> = form

@@ -9,8 +9,8 @@ use actix_web::{HttpResponse, web};
 
 use super::AppState;
 use super::form::FormData;
+use super::middleware::session::CurrentUser;
 use super::params::{actor, parse_id};
-use super::session::CurrentUser;
 use crate::documents::{self, DocError, OnStale, Valid};
 use crate::web::error::AppError;
 

@@ -13,8 +13,8 @@ use serde::Deserialize;
 
 use super::AppState;
 use super::admin::Admin;
+use super::middleware::session::CurrentUser;
 use super::respond;
-use super::session::CurrentUser;
 use crate::documents::{group, human_size};
 use crate::transfer::export::{ExportOptions, export};
 use crate::transfer::import::{ImportOptions, ImportReport, import};

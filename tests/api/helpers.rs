@@ -24,7 +24,7 @@ pub struct TestApp {
     pub config: Config,
     pub dir: TempDir,
     pub db: Db,
-    server: quire::web::drain::Stopper,
+    server: quire::web::middleware::drain::Stopper,
     running: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
 

@@ -61,8 +61,8 @@ pub async fn wrap(
     let method = method_label(req.method());
     let metrics = req.app_data::<web::Data<HttpMetrics>>().cloned();
     let client = req
-        .app_data::<web::Data<super::AppState>>()
-        .map(|s| super::client::address(req.request(), &s.config))
+        .app_data::<web::Data<crate::web::AppState>>()
+        .map(|s| crate::web::client::address(req.request(), &s.config))
         .unwrap_or_default();
     req.extensions_mut().insert(RequestId(id.clone()));
     let span = tracing::info_span!(

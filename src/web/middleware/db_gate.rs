@@ -8,8 +8,8 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::{ResponseError, web};
 
-use super::AppState;
-use super::error::AppError;
+use crate::web::AppState;
+use crate::web::error::AppError;
 
 pub async fn wrap(
     req: ServiceRequest,

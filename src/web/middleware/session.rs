@@ -10,13 +10,13 @@ use actix_web::middleware::Next;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError, web};
 use futures_util::future::LocalBoxFuture;
 
-use super::AppState;
 use super::auth::{CsrfToken, SESSION_COOKIE, cookie};
-use super::cache::Hit;
-use super::form::FormData;
 use crate::accounts::{self, User};
 use crate::documents::{DocId, Document, now_ms};
+use crate::web::AppState;
+use crate::web::cache::Hit;
 use crate::web::error::AppError;
+use crate::web::form::FormData;
 
 fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, AppError> {
     req.app_data::<web::Data<AppState>>()
@@ -93,25 +93,25 @@ pub async fn require_user(
         let err = here(req.request());
         return Ok(refuse(req, err));
     };
-    if !super::resume::applies(&req) {
+    if !crate::web::resume::applies(&req) {
         let err = here(req.request());
         return Ok(refuse(req, err));
     }
-    match super::resume::sign_in(&state, &req, &form).await {
-        super::resume::Outcome::SignedIn { user, session } => {
-            let csrf = super::csrf::for_session(&session);
+    match crate::web::resume::sign_in(&state, &req, &form).await {
+        crate::web::resume::Outcome::SignedIn { user, session } => {
+            let csrf = crate::web::csrf::for_session(&session);
             req.extensions_mut().insert(CsrfToken(csrf.clone()));
             req.extensions_mut().insert(user);
             let secure = state.config.cookie_secure
-                || super::client::scheme(req.request(), &state.config) == "https";
-            let mut res = super::csrf::scope(csrf, next.call(req))
+                || crate::web::client::scheme(req.request(), &state.config) == "https";
+            let mut res = crate::web::csrf::scope(csrf, next.call(req))
                 .await?
                 .map_into_boxed_body();
             res.response_mut()
                 .add_cookie(&cookie(SESSION_COOKIE, session, secure))?;
             Ok(res)
         }
-        super::resume::Outcome::Ask(page) => {
+        crate::web::resume::Outcome::Ask(page) => {
             let (http_req, _) = req.into_parts();
             Ok(ServiceResponse::new(http_req, page.response()))
         }

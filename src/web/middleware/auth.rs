@@ -10,14 +10,14 @@ use actix_web::middleware::Next;
 use actix_web::{HttpMessage, ResponseError, web};
 use futures_util::StreamExt;
 
-use super::AppState;
-use super::form::{FormData, FormLimit};
 use crate::accounts;
+use crate::web::AppState;
 use crate::web::error::AppError;
+use crate::web::form::{FormData, FormLimit};
 
 pub const SESSION_COOKIE: &str = "quire_session";
 pub const CSRF_COOKIE: &str = "quire_csrf";
-pub use super::csrf::CSRF_FIELD;
+pub use crate::web::csrf::CSRF_FIELD;
 pub const CSRF_HEADER: &str = "x-csrf-token";
 
 /// The token this browser must send back with every state-changing request.
@@ -77,7 +77,7 @@ pub async fn browser(
     let secure = match req.app_data::<web::Data<AppState>>() {
         Some(state) => {
             state.config.cookie_secure
-                || super::client::scheme(req.request(), &state.config) == "https"
+                || crate::web::client::scheme(req.request(), &state.config) == "https"
         }
         None => false,
     };
@@ -93,7 +93,7 @@ pub async fn browser(
     let session_csrf = req
         .cookie(SESSION_COOKIE)
         .filter(|c| !c.value().is_empty())
-        .map(|c| super::csrf::for_session(c.value()));
+        .map(|c| crate::web::csrf::for_session(c.value()));
     let csrf = session_csrf
         .clone()
         .unwrap_or_else(|| anonymous_csrf.clone());
@@ -110,8 +110,8 @@ pub async fn browser(
             .map(str::to_owned);
         let sent = match header_token {
             Some(t) => Ok(Some(t)),
-            None if super::multipart::is_multipart(&req) => {
-                super::multipart::leading_field(&mut req, CSRF_FIELD).await
+            None if crate::web::multipart::is_multipart(&req) => {
+                crate::web::multipart::leading_field(&mut req, CSRF_FIELD).await
             }
             None => form_fields(&mut req).await.map(|form| {
                 let token = form.get(CSRF_FIELD).map(str::to_owned);
@@ -138,18 +138,18 @@ pub async fn browser(
     // form and its text, not a bare refusal (`resume`).
     let resumable = matches!(refusal, Some(AppError::Forbidden(_)))
         && session_csrf.is_none()
-        && super::resume::applies(&req)
+        && crate::web::resume::applies(&req)
         && from_here(&req);
     let resume_page = if resumable {
         req.extensions()
             .get::<FormData>()
-            .map(|form| super::resume::without_session(&req, form))
+            .map(|form| crate::web::resume::without_session(&req, form))
     } else {
         None
     };
     let mut res = match (refusal, resume_page) {
         (Some(_), Some(page)) => {
-            let response = super::csrf::render_with(csrf, || page.response());
+            let response = crate::web::csrf::render_with(csrf, || page.response());
             let (http_req, _) = req.into_parts();
             ServiceResponse::new(http_req, response)
         }
@@ -157,7 +157,7 @@ pub async fn browser(
             let (http_req, _) = req.into_parts();
             ServiceResponse::new(http_req, err.error_response())
         }
-        (None, _) => super::csrf::scope(csrf, next.call(req))
+        (None, _) => crate::web::csrf::scope(csrf, next.call(req))
             .await?
             .map_into_boxed_body(),
     };

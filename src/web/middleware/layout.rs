@@ -9,11 +9,11 @@ use actix_web::http::header::{self, HeaderMap, HeaderValue};
 use actix_web::middleware::Next;
 use askama::Template;
 
-use super::assets;
 use super::auth::CsrfToken;
-use super::message::Message;
-use super::respond::Fragment;
 use crate::accounts::User;
+use crate::web::assets;
+use crate::web::message::Message;
+use crate::web::respond::Fragment;
 
 /// The page up to where the content goes; `END` follows the content.
 #[derive(Template)]
@@ -33,7 +33,7 @@ struct Layout<'a> {
 }
 
 /// The page after the content: nothing in it changes from page to page.
-const END: &str = concat!("\n", include_str!("../../templates/layout_end.html"));
+const END: &str = concat!("\n", include_str!("../../../templates/layout_end.html"));
 
 /// What an htmx request gets before the partial.
 #[derive(Template)]
@@ -80,7 +80,7 @@ pub async fn wrap(
         .unwrap_or_default();
     // The content goes in as the bytes it is: a page from the cache is never
     // copied into a `String` (or checked again as UTF-8) on its way out.
-    let top = super::csrf::render_with(token, || {
+    let top = crate::web::csrf::render_with(token, || {
         if partial {
             PartialOnly { title: &title }.render()
         } else {
