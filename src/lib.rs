@@ -30,8 +30,8 @@ use actix_web::web::{ServiceConfig, delete, get, post, put, resource, scope};
 
 use crate::web::middleware::{auth, session};
 use crate::web::{
-    account, admin, api, api_doc, api_places, assets, documents as docs, drafts, folders, health,
-    history, login, metrics as scrape, search, sharing, transfer as xfer, trash,
+    account, admin, api, api_openapi, api_places, assets, documents as docs, drafts, folders,
+    health, history, login, metrics as scrape, search, sharing, transfer as xfer, trash,
 };
 
 /// A page anyone may open; a session, if the browser has one, shows in its header.
@@ -58,9 +58,9 @@ pub fn app(cfg: &mut ServiceConfig) {
     .route("/metrics", get().to(scrape::metrics_show))
     .route("/static/{hash}/{name}", get().to(assets::serve))
     .route("/favicon.ico", get().to(assets::favicon))
-    .route("/api/v1/openapi.json", get().to(api_doc::openapi_json))
+    .route("/api/v1/openapi.json", get().to(api_openapi::openapi_json))
     .service(public(
-        resource("/api/docs").route(get().to(api_doc::docs_page)),
+        resource("/api/docs").route(get().to(api_openapi::docs_page)),
     ))
     .service(
         scope("/api")
@@ -79,13 +79,13 @@ pub fn app(cfg: &mut ServiceConfig) {
             )
             .service(
                 resource("/v1/documents/{id}/attachments")
-                    .route(get().to(crate::web::api_files::api_attachments))
-                    .route(post().to(crate::web::api_files::api_attach)),
+                    .route(get().to(crate::web::api_attachments::api_attachments))
+                    .route(post().to(crate::web::api_attachments::api_attach)),
             )
             .service(
                 resource("/v1/documents/{id}/attachments/{name:.+}")
-                    .route(get().to(crate::web::api_files::api_download))
-                    .route(delete().to(crate::web::api_files::api_detach)),
+                    .route(get().to(crate::web::api_attachments::api_download))
+                    .route(delete().to(crate::web::api_attachments::api_detach)),
             )
             .route("/v1/folders", get().to(api_places::api_folders))
             .route("/v1/tags", get().to(api_places::api_tags)),
@@ -113,7 +113,7 @@ pub fn app(cfg: &mut ServiceConfig) {
             ))
             .service(public(
                 resource("/p/{token}/files/{name:.+}")
-                    .route(get().to(crate::web::files::public_file_get)),
+                    .route(get().to(crate::web::attachments::public_file_get)),
             ))
             .service(
                 scope("")
@@ -149,14 +149,17 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/d/{id}/draft/discard", post().to(drafts::draft_discard))
         .route("/d/{id}/delete", post().to(docs::document_delete))
         .route("/d/{id}/task", post().to(crate::web::tasks::task_set))
-        .route("/d/{id}/attachments", post().to(crate::web::files::attach))
+        .route(
+            "/d/{id}/attachments",
+            post().to(crate::web::attachments::attach),
+        )
         .route(
             "/d/{id}/attachments/remove",
-            post().to(crate::web::files::remove),
+            post().to(crate::web::attachments::remove),
         )
         .route(
             "/d/{id}/files/{name:.+}",
-            get().to(crate::web::files::file_get),
+            get().to(crate::web::attachments::file_get),
         )
         .service(
             resource("/d/{id}/share")

@@ -14,7 +14,7 @@ use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 use super::respond;
-use super::{api, api_files, api_places};
+use super::{api, api_attachments, api_places};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -32,10 +32,10 @@ use super::{api, api_files, api_places};
         api::api_get,
         api::api_update,
         api::api_delete,
-        api_files::api_attachments,
-        api_files::api_attach,
-        api_files::api_download,
-        api_files::api_detach,
+        api_attachments::api_attachments,
+        api_attachments::api_attach,
+        api_attachments::api_download,
+        api_attachments::api_detach,
         api_places::api_folders,
         api_places::api_tags
     ),

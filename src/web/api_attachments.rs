@@ -104,13 +104,13 @@ pub async fn api_attach(
         Ok(room) => room,
         Err(busy) => {
             // Read to its end, keeping nothing, so the answer reaches the client.
-            super::files::receive(form, 0, &[], 0, 0)
+            super::attachments::receive(form, 0, &[], 0, 0)
                 .await
                 .map_err(bad)?;
             return Ok(busy.json());
         }
     };
-    let sent = super::files::receive(form, cap, &[], 0, room.bytes())
+    let sent = super::attachments::receive(form, cap, &[], 0, room.bytes())
         .await
         .map_err(bad)?;
     let file = sent.file;
@@ -124,7 +124,7 @@ pub async fn api_attach(
         Some((_, None)) => {
             return Err(ApiError::Status(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                super::files::too_large(cap),
+                super::attachments::too_large(cap),
             ));
         }
         Some((name, Some(bytes))) => (name, bytes),
@@ -160,7 +160,7 @@ pub async fn api_detach(
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&path.0)?;
-    let name = super::files::file_name(&req)
+    let name = super::attachments::file_name(&req)
         .map_err(|_| ApiError::Status(StatusCode::NOT_FOUND, "No such file.".into()))?;
     files::detach(&state.db, &id, Some(actor(&user)), &name).await?;
     Ok(HttpResponse::NoContent().finish())
@@ -199,14 +199,14 @@ pub async fn api_download(
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&path.0)?;
     let not_found = || ApiError::Status(StatusCode::NOT_FOUND, "No such file.".into());
-    let name = super::files::file_name(&req).map_err(|_| not_found())?;
+    let name = super::attachments::file_name(&req).map_err(|_| not_found())?;
     let file = files::find(&state.db, &id, Some(actor(&user)), &name)
         .await
         .map_err(|e| match e {
             DocError::NotFound => not_found(),
             e => e.into(),
         })?;
-    super::files::serve(&req, &state, file)
+    super::attachments::serve(&req, &state, file)
         .await
         .map_err(|e| match e {
             AppError::NotFound => not_found(),
