@@ -70,7 +70,7 @@ struct Inner {
     epoch: u64,
     sessions: HashMap<Vec<u8>, Live>,
     /// A document's page as one viewer sees it, by (viewer, document id).
-    pages: HashMap<(i64, String), Arc<Page>>,
+    pages: HashMap<(i64, String), Arc<PackedPage>>,
     /// Pages in the order they came, to let the oldest go.
     order: VecDeque<(i64, String)>,
     bytes: usize,
@@ -81,7 +81,7 @@ struct Inner {
 }
 
 /// A rendered partial, compressed, and where its CSRF token goes.
-struct Page {
+struct PackedPage {
     title: String,
     packed: Vec<u8>,
     /// Bytes of the partial.
@@ -90,7 +90,7 @@ struct Page {
     csrf_at: Vec<usize>,
 }
 
-impl Page {
+impl PackedPage {
     fn weight(&self, id: &str) -> usize {
         self.packed.len() + self.title.len() + id.len() + 8 * self.csrf_at.len() + 160
     }
@@ -110,7 +110,7 @@ impl Page {
 }
 
 /// A page answered from the cache: its title and rendered partial.
-pub struct Hit {
+pub struct CachedPage {
     pub title: String,
     pub html: Vec<u8>,
 }
@@ -177,7 +177,13 @@ impl PageCache {
 
     /// The session's user and the page `id` as that user sees it, both known,
     /// with the session's CSRF token `csrf` in its forms.
-    pub fn page_view(&self, token: &str, id: &str, now: i64, csrf: &str) -> Option<(User, Hit)> {
+    pub fn page_view(
+        &self,
+        token: &str,
+        id: &str,
+        now: i64,
+        csrf: &str,
+    ) -> Option<(User, CachedPage)> {
         let hit = self.look_up_page(token, id, now, csrf);
         let counter = if hit.is_some() {
             &self.hits
@@ -188,7 +194,13 @@ impl PageCache {
         hit
     }
 
-    fn look_up_page(&self, token: &str, id: &str, now: i64, csrf: &str) -> Option<(User, Hit)> {
+    fn look_up_page(
+        &self,
+        token: &str,
+        id: &str,
+        now: i64,
+        csrf: &str,
+    ) -> Option<(User, CachedPage)> {
         let key = accounts::session_key(token)?;
         let (user, page) = {
             let inner = self.current()?;
@@ -201,7 +213,7 @@ impl PageCache {
         };
         let html = page.unpacked(csrf)?;
         let title = page.title.clone();
-        Some((user, Hit { title, html }))
+        Some((user, CachedPage { title, html }))
     }
 
     /// What `viewer`'s list pages show beside their rows, and how many
@@ -272,7 +284,7 @@ impl PageCache {
         let Ok(packed) = pack_bytes(html.as_bytes()) else {
             return;
         };
-        let page = Arc::new(Page {
+        let page = Arc::new(PackedPage {
             title: title.to_owned(),
             packed,
             len: html.len(),

@@ -14,7 +14,7 @@ use super::auth::{CsrfToken, SESSION_COOKIE, cookie};
 use crate::accounts::{self, User};
 use crate::documents::{DocId, Document, now_ms};
 use crate::web::AppState;
-use crate::web::cache::Hit;
+use crate::web::cache::CachedPage;
 use crate::web::error::AppError;
 use crate::web::form::FormData;
 
@@ -145,7 +145,7 @@ pub struct PageView {
     pub id: DocId,
     pub doc: Option<Document>,
     /// The page as the user sees it, from the cache.
-    pub cached: Option<Hit>,
+    pub cached: Option<CachedPage>,
     /// The change counter before `doc` was read (`PageCache::epoch`).
     pub epoch: Option<u64>,
 }
