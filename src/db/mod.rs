@@ -28,16 +28,16 @@ pub mod changes;
 pub mod copy;
 pub mod documents;
 pub mod entity;
-mod files;
 mod pools;
 pub use pools::PoolGauge;
 mod group;
 pub mod search;
-pub use files::{close_file, open_file};
+pub use sqlite_files::{close_file, open_file};
 mod schema;
 mod shm;
 pub mod snapshot;
 mod sql;
+mod sqlite_files;
 mod values;
 
 /// How many schema steps this build knows.
@@ -146,8 +146,8 @@ impl Db {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("creating the data folder {}", dir.display()))?;
                 }
-                files::check_not_empty(&path)?;
-                files::check_writable(&path)?;
+                sqlite_files::check_not_empty(&path)?;
+                sqlite_files::check_writable(&path)?;
                 if path.exists() && schema::pending(&path).await? {
                     let snapshot = crate::db::snapshot::before_migrations(&path, 5)
                         .await

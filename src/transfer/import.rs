@@ -12,7 +12,7 @@
 //! matter (a quire export) or, for other files, from the file's name and
 //! contents, and ids already in quire are skipped, never overwritten.
 
-mod files;
+mod found_files;
 mod load;
 mod store;
 
@@ -109,7 +109,7 @@ struct Loaded {
     doc: Prepared,
     reassigned: bool,
     /// Its files, read and put as the writer stores it.
-    files: Vec<files::Wanted>,
+    files: Vec<found_files::Wanted>,
     /// The import's files the document's images show (found or not).
     used: Vec<String>,
     /// Its files that could not be kept, and why.

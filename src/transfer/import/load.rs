@@ -4,7 +4,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{Ctx, Loaded, Outcome, files};
+use super::{Ctx, Loaded, Outcome, found_files};
 use crate::documents::bulk::{self, NewDoc, OldRevision};
 use crate::documents::{DocId, MAX_TITLE_CHARS, place, too_large_message};
 use crate::transfer::frontmatter::{self, Meta};
@@ -118,7 +118,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
             .collect::<Result<Vec<_>, _>>()?,
         None => Vec::new(),
     };
-    let found = files::find(ctx, &item.name, id.as_str(), &body);
+    let found = found_files::find(ctx, &item.name, id.as_str(), &body);
     let doc = NewDoc {
         id,
         title,

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::files::{self, Content, Wanted};
+use super::found_files::{self, Content, Wanted};
 use super::{Ctx, FRONT_MATTER_ROOM, ImportReport, Outcome};
 use crate::db::Db;
 use crate::db::documents::files::put_content;
@@ -45,7 +45,7 @@ impl FileReader {
         let path = path.to_owned();
         let (reader, content) = tokio::task::spawn_blocking(move || {
             let mut reader = reader;
-            let content = files::read(&ctx, &mut reader, &path);
+            let content = found_files::read(&ctx, &mut reader, &path);
             (reader, content)
         })
         .await
