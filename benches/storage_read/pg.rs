@@ -36,7 +36,7 @@ const COLUMNS: &str = "seq, id, title, version, created_at, updated_at, deleted_
     render_version, size, body, html, cjk, owner_id, visibility, public_token, html_z";
 
 /// One documents row, as both engines store it.
-struct Row {
+struct DocumentRow {
     seq: i64,
     id: String,
     title: String,
@@ -55,7 +55,7 @@ struct Row {
     html_z: Option<Vec<u8>>,
 }
 
-impl quire::db::FromRow for Row {
+impl quire::db::FromRow for DocumentRow {
     fn from_row(r: quire::db::Row) -> Result<Self, quire::db::Error> {
         Ok(Self {
             seq: r.try_get("seq")?,
@@ -101,7 +101,7 @@ struct Batch {
 }
 
 impl Batch {
-    fn push(&mut self, r: Row) {
+    fn push(&mut self, r: DocumentRow) {
         self.bytes += r.body.len() + r.html.len() + r.html_z.as_ref().map_or(0, Vec::len);
         self.seq.push(r.seq);
         self.id.push(r.id);
@@ -200,10 +200,11 @@ pub async fn load(s: &Settings) -> anyhow::Result<()> {
         println!("loading documents into PostgreSQL ({want} rows and pages; had {have})");
         sqlx::query("TRUNCATE documents").execute(&pool).await?;
         let started = std::time::Instant::now();
-        let mut rows =
-            quire::db::query_as::<Row>(format!("SELECT {COLUMNS} FROM documents ORDER BY seq"))
-                .fetch(&db.read)
-                .await?;
+        let mut rows = quire::db::query_as::<DocumentRow>(format!(
+            "SELECT {COLUMNS} FROM documents ORDER BY seq"
+        ))
+        .fetch(&db.read)
+        .await?;
         let (mut batch, mut done, mut bytes) = (Batch::default(), 0usize, 0usize);
         while let Some(row) = rows.try_next().await? {
             batch.push(row);
