@@ -113,33 +113,50 @@ pub struct Diff {
     pub to: Revision,
     pub lines: Vec<DiffLine>,
     pub title_changed: bool,
+    /// Lines added and removed between the two (not `to`'s own counts).
+    pub added: usize,
+    pub removed: usize,
 }
 
-/// A line diff with changed words marked, three lines of context around each change.
+/// Revisions `from` and `to` compared line by line: only the changes with
+/// `CONTEXT` lines around each, or the `whole` text with the changes marked.
 pub async fn revision_diff(
     db: &Db,
     id: &DocId,
-    from: i64,
-    to: i64,
+    (from, to): (i64, i64),
+    whole: bool,
     actor: Option<Actor<'_>>,
 ) -> Result<Diff, DocError> {
     let (doc, from_rev, old) = revision(db, id, from, actor).await?;
     let (_, to_rev, new) = revision(db, id, to, actor).await?;
+    let context = if whole {
+        old.lines().count().max(new.lines().count()) + 1
+    } else {
+        CONTEXT
+    };
+    let lines = diff_lines(&old, &new, context);
+    let count = |kind: LineKind| lines.iter().filter(|l| l.kind == kind).count();
     Ok(Diff {
         title_changed: from_rev.title != to_rev.title,
-        lines: diff_lines(&old, &new),
+        added: count(LineKind::Added),
+        removed: count(LineKind::Removed),
+        lines,
         doc,
         from: from_rev,
         to: to_rev,
     })
 }
 
-pub fn diff_lines(old: &str, new: &str) -> Vec<DiffLine> {
+/// Unchanged lines shown around each change.
+const CONTEXT: usize = 3;
+
+/// A line diff with changed words marked, `context` lines around each change.
+fn diff_lines(old: &str, new: &str, context: usize) -> Vec<DiffLine> {
     let diff = TextDiff::configure()
         .timeout(std::time::Duration::from_millis(200))
         .diff_lines(old, new);
     let mut out = Vec::new();
-    for (i, group) in diff.grouped_ops(3).iter().enumerate() {
+    for (i, group) in diff.grouped_ops(context).iter().enumerate() {
         if i > 0 {
             out.push(DiffLine {
                 kind: LineKind::Gap,
@@ -177,7 +194,7 @@ mod tests {
 
     #[test]
     fn diff_marks_changed_lines_and_words() {
-        let lines = diff_lines("a\nthe quick fox\nc\n", "a\nthe slow fox\nc\n");
+        let lines = diff_lines("a\nthe quick fox\nc\n", "a\nthe slow fox\nc\n", CONTEXT);
         let removed = lines.iter().find(|l| l.kind == LineKind::Removed).unwrap();
         let added = lines.iter().find(|l| l.kind == LineKind::Added).unwrap();
         assert!(removed.parts.iter().any(|(e, s)| *e && s.contains("quick")));
@@ -191,8 +208,14 @@ mod tests {
         let new = old
             .replace("line 1\n", "line one\n")
             .replace("line 38\n", "x\n");
-        let lines = diff_lines(&old, &new);
+        let lines = diff_lines(&old, &new, CONTEXT);
         assert!(lines.iter().any(|l| l.kind == LineKind::Gap));
         assert!(lines.len() < 20);
+        let whole = diff_lines(&old, &new, 41);
+        assert!(whole.iter().all(|l| l.kind != LineKind::Gap));
+        assert_eq!(
+            whole.iter().filter(|l| l.kind == LineKind::Same).count(),
+            38
+        );
     }
 }

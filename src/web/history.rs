@@ -104,6 +104,10 @@ struct DiffPartial {
     to: RevRow,
     title_changed: bool,
     rows: Vec<DiffRow>,
+    /// What changed between the two, in lines.
+    summary: String,
+    /// The whole text shown, not only the changes.
+    whole: bool,
 }
 
 pub async fn document_history(
@@ -171,6 +175,8 @@ pub async fn revision_show(
 pub struct DiffQuery {
     from: Option<i64>,
     to: Option<i64>,
+    /// `whole=1`: the whole text, not only the changes.
+    whole: Option<String>,
 }
 
 pub async fn revision_diff(
@@ -187,13 +193,23 @@ pub async fn revision_diff(
     }
     let to = query.to.unwrap_or(doc.version);
     let from = query.from.unwrap_or(to - 1).max(1);
-    let diff = documents::revision_diff(&state.db, &id, from, to, actor).await?;
+    let whole = query
+        .whole
+        .as_deref()
+        .is_some_and(|w| !w.is_empty() && w != "0");
+    let diff = documents::revision_diff(&state.db, &id, (from, to), whole, actor).await?;
+    let summary = match (diff.added, diff.removed) {
+        (0, 0) => "no line changed".to_owned(),
+        (added, removed) => format!("+{added} −{removed} lines between them"),
+    };
     let partial = DiffPartial {
         id: diff.doc.id.clone(),
         from: RevRow::new(&diff.from, diff.doc.version),
         to: RevRow::new(&diff.to, diff.doc.version),
         title_changed: diff.title_changed,
         rows: diff.lines.into_iter().map(DiffRow::from).collect(),
+        summary,
+        whole,
     };
     Ok(respond::fragment(
         StatusCode::OK,

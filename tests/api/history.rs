@@ -137,3 +137,50 @@ async fn a_long_history_reads_back_every_revision_exactly() {
     .await;
     assert_eq!(snapshots, 2, "a snapshot starts every 32 revisions");
 }
+
+#[tokio::test]
+async fn any_two_revisions_compare_with_their_own_counts_and_the_whole_text_on_request() {
+    let app = spawn_app().await;
+    let lines: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    let id = app.create_document("Range", &lines).await;
+    let second = lines.replace("line 2\n", "line two\n");
+    app.save(&id, "Range", &second, 1).await;
+    let third = format!("{second}added a\nadded b\n");
+    app.save(&id, "Range", &third, 2).await;
+
+    // The history page chooses two revisions in two columns, the newest two
+    // chosen first; the form is a plain GET of the diff page.
+    let (_, html) = app.get_text(&format!("/d/{id}/history")).await;
+    assert!(html.contains(&format!(
+        r#"<form id="compare" method="get" action="/d/{id}/diff""#
+    )));
+    let checked = |name: &str, rev: i64| {
+        html.contains(&format!(
+            r#"name="{name}" value="{rev}" id="{name}-{rev}" aria-label="Compare {name} revision {rev}" checked"#
+        ))
+    };
+    assert!(checked("to", 3) && checked("from", 2), "{html}");
+    assert!(!checked("from", 1) && !checked("to", 2));
+
+    // 1 → 3: one line changed and two added, counted over the range (revision
+    // 3 alone added two and removed none).
+    let (status, html) = app.get_text(&format!("/d/{id}/diff?from=1&to=3")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("+3 −1 lines between them"), "{html}");
+    assert!(
+        html.contains(r#"<tr class="gap">"#),
+        "only the changes: {html}"
+    );
+    assert!(!html.contains("line 20<"), "far lines left out: {html}");
+
+    // The whole text, changes marked, on request.
+    let (_, html) = app
+        .get_text(&format!("/d/{id}/diff?from=1&to=3&whole=1"))
+        .await;
+    assert!(!html.contains(r#"<tr class="gap">"#), "{html}");
+    assert!(
+        html.contains("line 20<") && html.contains("added b"),
+        "{html}"
+    );
+    assert!(html.contains("only the changes"));
+}

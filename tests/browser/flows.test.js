@@ -124,7 +124,7 @@ test('live search finds a document while the user types', async () => {
 test('history lists both revisions and the diff marks what changed', async () => {
   const page = await context.newPage();
   const title = unique('Two revisions');
-  await createDocument(page, title, 'apples\npears\n');
+  const path = await createDocument(page, title, 'apples\npears\n');
   await editAndSave(page, 'apples\nplums\n');
 
   await page.getByRole('link', { name: 'History' }).click();
@@ -137,6 +137,16 @@ test('history lists both revisions and the diff marks what changed', async () =>
   await page.getByRole('heading', { level: 1, name: 'Changes from revision 1 to 2' }).waitFor();
   assert.match(await page.locator('table.diff tr.del').textContent(), /pears/);
   assert.match(await page.locator('table.diff tr.add').textContent(), /plums/);
+
+  // Any two revisions: one chosen in each column of the history, then Compare.
+  await page.goto(path);
+  await editAndSave(page, 'apples\nplums\ncherries\n');
+  await page.getByRole('link', { name: 'History' }).click();
+  await page.getByRole('radio', { name: 'Compare from revision 1' }).check();
+  await page.getByRole('radio', { name: 'Compare to revision 3' }).check();
+  await page.getByRole('button', { name: 'Compare the chosen revisions' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Changes from revision 1 to 3' }).waitFor();
+  assert.match(await page.locator('.diff-view .meta').textContent(), /\+2 −1 lines between them/);
   await page.close();
 });
 
