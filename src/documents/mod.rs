@@ -2,13 +2,13 @@
 //! nothing of HTTP; every rule here is checked before anything touches the database.
 
 pub mod access;
+pub mod attachments;
 mod batch;
 pub mod bulk;
 mod cjk;
 pub mod drafts;
 mod escape;
 mod file_names;
-pub mod files;
 mod folders;
 mod headings;
 mod highlight;
@@ -282,7 +282,7 @@ pub async fn empty_trash(db: &Db, actor: Option<Actor<'_>>) -> Result<u64, DocEr
     let tx = db.begin_write().await?;
     let n = store::purge_trash(&tx, access::viewer(actor)).await?;
     if n > 0 {
-        crate::db::documents::files::collect_unnamed(&tx).await?;
+        crate::db::documents::attachments::collect_unnamed(&tx).await?;
     }
     tx.commit().await?;
     Ok(n)

@@ -57,8 +57,8 @@ pub fn render_page(source: &str, doc_id: Option<&str>) -> String {
                 }),
                 Some(doc),
             ) => {
-                let dest_url = match super::files::local_name(&dest_url) {
-                    Some(name) => CowStr::from(super::files::url(doc, &name)),
+                let dest_url = match super::attachments::local_name(&dest_url) {
+                    Some(name) => CowStr::from(super::attachments::url(doc, &name)),
                     None => dest_url,
                 };
                 Event::Start(Tag::Image {

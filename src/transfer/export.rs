@@ -19,7 +19,7 @@ use super::frontmatter::{quoted, write};
 use super::names::{escape, escape_path};
 use super::{FORMAT, MANIFEST, Manifest, ManifestAttachment, ManifestFile, format_time, hex};
 use crate::db::Db;
-use crate::db::documents::files::{self, DocFile};
+use crate::db::documents::attachments::{self, DocFile};
 use crate::documents::dump::{self, DumpDoc, DumpRevision};
 
 pub struct ExportOptions {
@@ -136,7 +136,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
         after = last.id.clone();
         let seqs: Vec<i64> = docs.iter().map(|d| d.seq).collect();
         let mut files_of: HashMap<i64, Vec<DocFile>> = HashMap::new();
-        for f in files::of_documents(&*tx, &seqs).await? {
+        for f in attachments::of_documents(&*tx, &seqs).await? {
             files_of.entry(f.doc_seq).or_default().push(f);
         }
         let mut batch = Batch::default();
@@ -166,7 +166,7 @@ pub async fn export<W: Write + Seek + Send + 'static>(
                     sha256: hex(&f.hash),
                 });
                 if new {
-                    let data = files::content(&*tx, &f.hash)
+                    let data = attachments::content(&*tx, &f.hash)
                         .await?
                         .with_context(|| format!("the content of {path} has gone"))?;
                     batch.entries.push(Entry {

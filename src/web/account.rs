@@ -53,7 +53,7 @@ async fn settings(
     let rows = tokens::list(&state.db, &user.0)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
-    let files = crate::documents::files::owner_total(&state.db, user.0.id).await?;
+    let files = crate::documents::attachments::owner_total(&state.db, user.0.id).await?;
     let tokens = rows
         .into_iter()
         .map(|t| TokenView {

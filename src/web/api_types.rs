@@ -6,7 +6,7 @@ use actix_web::http::{StatusCode, header};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::documents::files::{self, Attached, FileInfo};
+use crate::documents::attachments::{self, Attached, FileInfo};
 use crate::documents::{DocError, Document, Submitted, Summary, Tags, Valid};
 
 /// A document: its Markdown text and its version.
@@ -208,8 +208,8 @@ impl AttachmentJson {
     /// A file as the API describes it.
     pub fn of(doc_id: &str, f: FileInfo) -> Self {
         Self {
-            url: files::url(doc_id, &f.name),
-            markdown: files::markdown(doc_id, &f.name, &f.media_type),
+            url: attachments::url(doc_id, &f.name),
+            markdown: attachments::markdown(doc_id, &f.name, &f.media_type),
             sha256: crate::transfer::hex(&f.hash),
             size: f.size,
             media_type: f.media_type,

@@ -197,7 +197,7 @@ pub async fn document_edit(
         documents::folders(&state.db, Some(actor(&user))),
     )
     .await?;
-    let files = documents::files::list(&state.db, &id, Some(actor(&user)))
+    let files = documents::attachments::list(&state.db, &id, Some(actor(&user)))
         .await?
         .iter()
         .map(|f| super::editor::FileView::of(&doc.id, f))

@@ -242,13 +242,13 @@ pub struct FileView {
 }
 
 impl FileView {
-    pub fn of(doc_id: &str, f: &crate::documents::files::FileInfo) -> Self {
-        use crate::documents::files;
+    pub fn of(doc_id: &str, f: &crate::documents::attachments::FileInfo) -> Self {
+        use crate::documents::attachments;
         Self {
             name: f.name.clone(),
             size: crate::documents::human_size(usize::try_from(f.size).unwrap_or(0)),
-            url: files::url(doc_id, &f.name),
-            markdown: files::markdown(doc_id, &f.name, &f.media_type),
+            url: attachments::url(doc_id, &f.name),
+            markdown: attachments::markdown(doc_id, &f.name, &f.media_type),
         }
     }
 }

@@ -128,7 +128,7 @@ async fn seed(source: &Source) -> Seeded {
     )
     .await
     .unwrap();
-    documents::files::attach(&db, &id, Some(actor), "photo.png", PHOTO.to_vec(), 1 << 20)
+    documents::attachments::attach(&db, &id, Some(actor), "photo.png", PHOTO.to_vec(), 1 << 20)
         .await
         .unwrap();
     let session = accounts::start_session(&db, &alice).await.unwrap();

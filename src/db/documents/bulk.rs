@@ -46,7 +46,7 @@ impl Prepared {
 
 /// A file of a document being imported: its name in the document and its
 /// content's SHA-256. The content itself is put by the caller
-/// (`files::put_content`), one at a time, in the same transaction before
+/// (`attachments::put_content`), one at a time, in the same transaction before
 /// `insert`, so a document's files are never all in memory at once.
 #[derive(Debug, Clone)]
 pub struct FileRow {
@@ -210,7 +210,7 @@ pub async fn insert(
     }
     for (d, seq) in docs.iter().zip(&seqs) {
         for f in &d.files {
-            super::files::name_file(conn, *seq, &f.name, &f.hash, d.updated_at).await?;
+            super::attachments::name_file(conn, *seq, &f.name, &f.hash, d.updated_at).await?;
         }
     }
     crate::db::sync_identity(conn, "documents", "seq").await

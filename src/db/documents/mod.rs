@@ -5,10 +5,10 @@
 //! once `Document` has a field for it.
 
 mod access;
+pub mod attachments;
 pub mod bulk;
 pub mod drafts;
 pub mod dump;
-pub mod files;
 pub mod grouped;
 mod html;
 pub mod links;

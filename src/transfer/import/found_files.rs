@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::Ctx;
-use crate::documents::files::{image_names, plausible_name, sha256, sniff};
+use crate::documents::attachments::{image_names, plausible_name, sha256, sniff};
 use crate::transfer::hex;
 use crate::transfer::source::{Reader, is_text};
 

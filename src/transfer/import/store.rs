@@ -12,7 +12,7 @@ use anyhow::Context;
 use super::found_files::{self, Content, Wanted};
 use super::{Ctx, FRONT_MATTER_ROOM, ImportReport, Outcome};
 use crate::db::Db;
-use crate::db::documents::files::put_content;
+use crate::db::documents::attachments::put_content;
 use crate::documents::bulk::{self, FileRow, Prepared};
 use crate::transfer::source::Reader;
 

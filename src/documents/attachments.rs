@@ -7,8 +7,8 @@
 pub use super::file_names::*;
 use super::{Access, Actor, DocError, DocId, access, now_ms};
 use crate::db::Db;
-use crate::db::documents::files as store;
-pub use crate::db::documents::files::FileInfo;
+use crate::db::documents::attachments as store;
+pub use crate::db::documents::attachments::FileInfo;
 
 /// What an upload became.
 #[derive(Debug, Clone)]

@@ -1,7 +1,7 @@
 //! Files attached to documents: each distinct content once in `attachments`
 //! (by SHA-256), named by each document that uses it in `document_files`.
 //! Whether a reader may have a file is the document's access (the domain's,
-//! in `documents::files`).
+//! in `documents::attachments`).
 
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
