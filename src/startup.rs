@@ -38,7 +38,7 @@ impl Application {
         tokio::spawn(crate::db::search::queue::run_indexer(db.clone()));
         db.start_group_commit();
         db.watch_changes();
-        tokio::spawn(crate::documents::renders::redo_old_pages(db.clone()));
+        tokio::spawn(crate::documents::rerender::redo_old_pages(db.clone()));
         let listener =
             TcpListener::bind(&config.bind).with_context(|| format!("binding {}", config.bind))?;
         let port = listener.local_addr()?.port();

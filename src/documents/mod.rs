@@ -21,7 +21,7 @@ pub mod new_drafts;
 pub mod place;
 mod plain;
 mod render;
-pub mod renders;
+pub mod rerender;
 mod revisions;
 mod save;
 mod search;

@@ -15,7 +15,7 @@ pub mod links;
 pub mod listing;
 pub mod new_drafts;
 pub mod places;
-pub mod renders;
+pub mod rerender;
 pub mod revisions;
 pub mod shares;
 mod store;

@@ -1,5 +1,5 @@
 //! Pages made by an older renderer, found for the pass that redoes them in
-//! the background after an upgrade (`documents::renders`). `quire_settings`
+//! the background after an upgrade (`documents::rerender`). `quire_settings`
 //! remembers the renderer the last finished pass made every page with, so
 //! later starts read nothing.
 

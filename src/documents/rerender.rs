@@ -9,13 +9,13 @@ use std::time::Duration;
 use super::RENDER_VERSION;
 use super::render::Page;
 use crate::db::Db;
-use crate::db::documents::{self as store, renders};
+use crate::db::documents::{self as store, rerender};
 
 const BATCH: i64 = 50;
 
 /// Redoes every live page an older renderer made; once per renderer.
 pub async fn redo_old_pages(db: Db) {
-    match renders::rendered_with(&db.read).await {
+    match rerender::rendered_with(&db.read).await {
         Ok(Some(v)) if v == RENDER_VERSION => return,
         Ok(_) => {}
         Err(e) => {
@@ -28,7 +28,7 @@ pub async fn redo_old_pages(db: Db) {
         while db.storage_refused().is_some() {
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         }
-        let batch = match renders::stale(&db.read, RENDER_VERSION, after, BATCH).await {
+        let batch = match rerender::stale(&db.read, RENDER_VERSION, after, BATCH).await {
             Ok(batch) => batch,
             Err(e) => {
                 tracing::warn!(error = %e, "could not read pages to render again");
@@ -57,7 +57,7 @@ pub async fn redo_old_pages(db: Db) {
         // Requests come first.
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    if let Err(e) = renders::set_rendered_with(&db.write, RENDER_VERSION).await {
+    if let Err(e) = rerender::set_rendered_with(&db.write, RENDER_VERSION).await {
         tracing::warn!(error = %e, "could not record the renderer");
         return;
     }
