@@ -196,7 +196,7 @@ pub fn stored_len(body: &str) -> usize {
 /// is written in a transaction it may share with other writes.
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
     let id = DocId::random();
-    let page = render::Page::render(doc.body(), Some(id.as_str()))?;
+    let page = render::RenderedPage::render(doc.body(), Some(id.as_str()))?;
     let new = QueuedDocument {
         id: id.as_str().to_owned(),
         owner: access::viewer(actor),
@@ -239,7 +239,7 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
         return Ok(doc);
     }
     let (body, id) = (doc.body.clone(), doc.id.clone());
-    let page = tokio::task::spawn_blocking(move || render::Page::render(&body, Some(&id)))
+    let page = tokio::task::spawn_blocking(move || render::RenderedPage::render(&body, Some(&id)))
         .await
         .map_err(|e| DocError::Internal(e.into()))??;
     store::set_rendered(

@@ -124,12 +124,12 @@ pub fn render_page(source: &str, doc_id: Option<&str>) -> String {
 }
 
 /// A body's page, rendered and compressed for storing, before the writer is taken.
-pub(super) struct Page {
+pub(super) struct RenderedPage {
     pub html: String,
     pub packed: crate::db::documents::PackedHtml,
 }
 
-impl Page {
+impl RenderedPage {
     /// `id`: the document's, when it has one (its files' images point there).
     pub fn render(body: &str, id: Option<&str>) -> Result<Self, super::DocError> {
         let html = render_page(body, id);

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use super::RENDER_VERSION;
-use super::render::Page;
+use super::render::RenderedPage;
 use crate::db::Db;
 use crate::db::documents::{self as store, rerender};
 
@@ -41,7 +41,9 @@ pub async fn redo_old_pages(db: Db) {
         for (seq, id, version, body) in batch {
             after = seq;
             let page =
-                match tokio::task::spawn_blocking(move || Page::render(&body, Some(&id))).await {
+                match tokio::task::spawn_blocking(move || RenderedPage::render(&body, Some(&id)))
+                    .await
+                {
                     Ok(Ok(page)) => page,
                     _ => continue,
                 };

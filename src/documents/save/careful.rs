@@ -7,7 +7,7 @@ use super::super::{
     Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, drafts, now_ms,
     revisions,
 };
-use super::{OnStale, Page, Saved};
+use super::{OnStale, RenderedPage, Saved};
 use crate::db::documents::{self as store, PackedHtml};
 use crate::db::{Db, WriteTx};
 
@@ -16,7 +16,7 @@ pub(super) async fn save(
     db: &Db,
     (id, base): (&DocId, i64),
     doc: &Valid,
-    page: &Page,
+    page: &RenderedPage,
     on_stale: OnStale,
     actor: Option<Actor<'_>>,
 ) -> Result<Saved, DocError> {
@@ -40,7 +40,7 @@ pub(super) async fn save(
                 merged_with,
             }
         } else {
-            let page = Page::render(merged.body(), Some(&current.id))?;
+            let page = RenderedPage::render(merged.body(), Some(&current.id))?;
             Saved {
                 doc: write_next_version(&mut tx, &current, &merged, &page.packed, actor).await?,
                 merged_with,

@@ -12,7 +12,7 @@ mod stale;
 pub(super) use careful::write_next_version;
 pub use stale::{Conflicted, OnStale};
 
-use super::render::Page;
+use super::render::RenderedPage;
 use super::{Actor, DocError, DocId, Document, Valid};
 use crate::db::Db;
 
@@ -37,7 +37,7 @@ pub async fn save(
     on_stale: OnStale,
     actor: Option<Actor<'_>>,
 ) -> Result<Saved, DocError> {
-    let page = Page::render(doc.body(), Some(id.as_str()))?;
+    let page = RenderedPage::render(doc.body(), Some(id.as_str()))?;
     if let Some(saved) = quick::save(db, (id, base), &doc, &page, on_stale, actor).await? {
         return Ok(Saved {
             doc: saved,

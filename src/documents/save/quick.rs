@@ -9,7 +9,7 @@
 use super::super::{
     Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, now_ms, revisions,
 };
-use super::{OnStale, Page};
+use super::{OnStale, RenderedPage};
 use crate::db::Db;
 use crate::db::documents::grouped::{self, QueuedRevision, QueuedVersion};
 use crate::db::documents::revisions::prepare_text;
@@ -21,7 +21,7 @@ pub(super) async fn save(
     db: &Db,
     (id, base): (&DocId, i64),
     doc: &Valid,
-    page: &Page,
+    page: &RenderedPage,
     on_stale: OnStale,
     actor: Option<Actor<'_>>,
 ) -> Result<Option<Document>, DocError> {
