@@ -55,7 +55,7 @@ pub use render::{RENDER_VERSION, render_markdown, render_page};
 pub use revisions::Revision;
 pub use save::{Conflicted, OnStale, Saved, save};
 pub use search::search;
-pub use search_query::{Found, Hit};
+pub use search_query::{Found, SearchHit};
 pub use tasks::set_task;
 pub use valid::{Submitted, Tags, Valid};
 

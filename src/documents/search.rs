@@ -2,7 +2,9 @@
 //! FTS5 as syntax: they are cut into plain tokens and re-quoted, so quotes, `*`,
 //! `NEAR`, `-`, column filters and SQL fragments are just text to look for.
 
-use super::search_query::{CLOSE, Found, Hit, OPEN, Translated, mark_titles, terms, translate};
+use super::search_query::{
+    CLOSE, Found, OPEN, SearchHit, Translated, mark_titles, terms, translate,
+};
 use super::search_scope::{Scope, scoped};
 use super::{Actor, access, snippet};
 use crate::db::search::queue;
@@ -14,8 +16,9 @@ async fn run(
     expr: &str,
     (limit, viewer): (i64, (Option<i64>, &Scope)),
     (needles, found): (&[String], &Found),
-) -> Result<Vec<Hit>, crate::db::Error> {
-    let mut hits: Vec<Hit> = sqlite::ranked(pool, expr, (limit, RANKED_AT_MOST), viewer).await?;
+) -> Result<Vec<SearchHit>, crate::db::Error> {
+    let mut hits: Vec<SearchHit> =
+        sqlite::ranked(pool, expr, (limit, RANKED_AT_MOST), viewer).await?;
     // A hit the title pass found is not cut again.
     hits.retain(|h| !found.hits.iter().any(|f| f.id == h.id));
     super::search_query::fill(pool, &mut hits, needles).await;
@@ -42,7 +45,7 @@ async fn inside_words(
     (expr, t): (&str, &Translated),
     (limit, viewer): (i64, (Option<i64>, &Scope)),
     found: &Found,
-) -> Result<Vec<Hit>, crate::db::Error> {
+) -> Result<Vec<SearchHit>, crate::db::Error> {
     let wanted = (limit as usize).saturating_sub(found.hits.len());
     let substrings: Vec<String> = t.substrings.iter().map(|s| snippet::folded(s)).collect();
     let (mut in_title, mut in_text) = (Vec::new(), Vec::new());
@@ -74,7 +77,7 @@ async fn inside_words(
             if !title && !body_holds(&body, &title_text, &substrings) {
                 continue;
             }
-            let hit = Hit {
+            let hit = SearchHit {
                 snippet: snippet::around(&body, &t.needles, OPEN, CLOSE),
                 id: c.id,
                 title: c.title,
@@ -107,7 +110,7 @@ async fn everything_in(db: &Db, scope: Scope, limit: i64, actor: Option<Actor<'_
     let mut found = Found::default();
     let hits = rows.map(|rows| {
         rows.into_iter()
-            .map(|r| Hit {
+            .map(|r| SearchHit {
                 id: r.id,
                 title: r.title,
                 updated_at: r.updated_at,

@@ -5,7 +5,7 @@
 //! words are only ever bound as values; the terms hold letters and digits only, so
 //! the `tsquery` text has no syntax of the user's in it.
 
-use super::search_query::{Found, Hit, Term, Unit, script_runs, terms, units};
+use super::search_query::{Found, SearchHit, Term, Unit, script_runs, terms, units};
 use super::{Actor, access};
 use crate::db::Db;
 use crate::db::search::Scope;
@@ -92,7 +92,7 @@ pub(super) async fn search(
             Pass::Parts { .. } => RECENT_PARTS,
         };
         let viewer = (access::viewer(actor), scope);
-        let mut hits = postgres::run::<Hit>(db, &pass, (limit, recent), viewer).await;
+        let mut hits = postgres::run::<SearchHit>(db, &pass, (limit, recent), viewer).await;
         if let Ok(hits) = &mut hits {
             hits.retain(|h| !found.hits.iter().any(|f| f.id == h.id));
             super::search_query::fill(&db.read, hits, &needles).await;

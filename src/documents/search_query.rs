@@ -179,8 +179,9 @@ fn trigram_expr(substrings: &[String]) -> Option<String> {
     Some(picked.join(" AND "))
 }
 
+/// A document a search found, with the text around the match.
 #[derive(Debug, Clone)]
-pub struct Hit {
+pub struct SearchHit {
     pub id: String,
     pub title: String,
     pub updated_at: i64,
@@ -191,9 +192,9 @@ pub struct Hit {
     /// holds none of the words.
     pub title_marked: String,
 }
-crate::db::from_row!(Hit { id, title, updated_at, snippet } defaults { title_marked });
+crate::db::from_row!(SearchHit { id, title, updated_at, snippet } defaults { title_marked });
 
-impl Hit {
+impl SearchHit {
     /// The snippet as safe HTML: escaped, with matches in `<mark>`.
     pub fn snippet_html(&self) -> String {
         marked_html(&self.snippet)
@@ -223,7 +224,7 @@ fn marked_html(text: &str) -> String {
 }
 
 /// Marks the words in each hit's title.
-pub(super) fn mark_titles(hits: &mut [Hit], needles: &[String]) {
+pub(super) fn mark_titles(hits: &mut [SearchHit], needles: &[String]) {
     for hit in hits {
         hit.title_marked = snippet::mark_all(&hit.title, needles, OPEN, CLOSE);
     }
@@ -234,7 +235,7 @@ pub(super) fn mark_titles(hits: &mut [Hit], needles: &[String]) {
 /// `/metrics`, and the page says so rather than "nothing found".
 #[derive(Debug, Default)]
 pub struct Found {
-    pub hits: Vec<Hit>,
+    pub hits: Vec<SearchHit>,
     pub failed: bool,
     /// The search indexes are still catching up with recent saves (or a whole
     /// import): some recent text may not be found yet.
@@ -243,7 +244,7 @@ pub struct Found {
 
 impl Found {
     /// Adds the hits of one query, or notes its failure.
-    pub(super) fn take(&mut self, result: Result<Vec<Hit>, crate::db::Error>, limit: i64) {
+    pub(super) fn take(&mut self, result: Result<Vec<SearchHit>, crate::db::Error>, limit: i64) {
         match result {
             Ok(more) => add(&mut self.hits, more, limit),
             Err(e) => {
@@ -259,7 +260,7 @@ impl Found {
     }
 }
 
-pub(super) fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
+pub(super) fn add(hits: &mut Vec<SearchHit>, more: Vec<SearchHit>, limit: i64) {
     for hit in more {
         if (hits.len() as i64) < limit && !hits.iter().any(|h| h.id == hit.id) {
             hits.push(hit);
@@ -269,7 +270,7 @@ pub(super) fn add(hits: &mut Vec<Hit>, more: Vec<Hit>, limit: i64) {
 
 /// Each hit's snippet from the start of its text, which the search left in
 /// `snippet` (`snippet::fill`).
-pub(super) async fn fill(read: &impl crate::db::Conn, hits: &mut [Hit], needles: &[String]) {
+pub(super) async fn fill(read: &impl crate::db::Conn, hits: &mut [SearchHit], needles: &[String]) {
     let mut snippets: Vec<(&str, &mut String)> = hits
         .iter_mut()
         .map(|h| (h.id.as_str(), &mut h.snippet))
@@ -360,7 +361,7 @@ mod tests {
 
     #[test]
     fn snippets_are_escaped_with_marks() {
-        let hit = Hit {
+        let hit = SearchHit {
             id: String::new(),
             title: String::new(),
             updated_at: 0,
@@ -368,7 +369,7 @@ mod tests {
             title_marked: String::new(),
         };
         assert_eq!(hit.snippet_html(), "&lt;b&gt;<mark>fox</mark>&lt;/b&gt;");
-        let titled = Hit {
+        let titled = SearchHit {
             title: "<i>Fox</i> & co".into(),
             title_marked: "<i>\u{E000}Fox\u{E001}</i> & co".into(),
             ..hit.clone()
@@ -377,7 +378,7 @@ mod tests {
             titled.title_html(),
             "&lt;i&gt;<mark>Fox</mark>&lt;/i&gt; &amp; co"
         );
-        let unmarked = Hit {
+        let unmarked = SearchHit {
             title_marked: String::new(),
             ..titled
         };

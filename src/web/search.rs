@@ -11,7 +11,7 @@ use super::middleware::session::CurrentUser;
 use super::params::actor;
 use super::respond;
 use super::when::{fmt_time, iso_time};
-use crate::documents::{self, Hit};
+use crate::documents::{self, SearchHit};
 
 const RESULTS: i64 = 50;
 
@@ -30,8 +30,8 @@ pub struct HitRow {
     pub when_iso: String,
 }
 
-impl From<&Hit> for HitRow {
-    fn from(h: &Hit) -> Self {
+impl From<&SearchHit> for HitRow {
+    fn from(h: &SearchHit) -> Self {
         Self {
             id: h.id.clone(),
             title: h.title_html(),
