@@ -3,9 +3,8 @@
 
 pub mod access;
 pub mod attachments;
-mod batch;
-pub mod bulk;
 mod cjk;
+mod create_batch;
 pub mod drafts;
 mod escape;
 mod file_names;
@@ -14,6 +13,7 @@ mod headings;
 mod highlight;
 mod history;
 mod id;
+pub mod import_rows;
 pub mod links;
 mod lists;
 pub mod merge;
@@ -39,7 +39,7 @@ pub use crate::db::documents::listing::{Listing, Order, Owner, Sort};
 use crate::db::documents::revisions::StoredText;
 pub use crate::db::documents::{Document, Summary, dump};
 pub use access::{Access, Actor};
-pub use batch::create_batch;
+pub use create_batch::create_batch;
 pub use drafts::Draft;
 pub use folders::{Renamed, rename_folder};
 pub use history::{

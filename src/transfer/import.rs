@@ -26,7 +26,7 @@ use indicatif::ProgressBar;
 
 use super::source::{Listing, Reader};
 use crate::db::Db;
-use crate::documents::bulk::Prepared;
+use crate::documents::import_rows::DocRows;
 use crate::documents::now_ms;
 use load::load;
 use store::{FileReader, store};
@@ -106,7 +106,7 @@ struct Ctx {
 
 struct Loaded {
     name: String,
-    doc: Prepared,
+    doc: DocRows,
     reassigned: bool,
     /// Its files, read and put as the writer stores it.
     files: Vec<found_files::Wanted>,

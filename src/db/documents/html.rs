@@ -9,7 +9,7 @@ use crate::pack::{pack_bytes, unpack_bytes};
 const MAX_PAGE: u64 = 1 << 30;
 
 /// A rendered page, compressed: made off the writer (rendering is CPU work
-/// too), written by the statements in `store` and `bulk`.
+/// too), written by the statements in `store` and `import_rows`.
 /// With it, the documents the page links to (`[[Title]]`), as the JSON array
 /// the `links` column holds (see `links::targets`).
 #[derive(Clone, Debug, Default)]

@@ -6,11 +6,11 @@
 
 mod access;
 pub mod attachments;
-pub mod bulk;
 pub mod drafts;
 pub mod dump;
 pub mod grouped;
 mod html;
+pub mod import_rows;
 pub mod links;
 pub mod listing;
 pub mod new_drafts;

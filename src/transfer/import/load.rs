@@ -5,7 +5,7 @@
 use sha2::{Digest, Sha256};
 
 use super::{Ctx, Loaded, Outcome, found_files};
-use crate::documents::bulk::{self, NewDoc, OldRevision};
+use crate::documents::import_rows::{self, NewDoc, OldRevision};
 use crate::documents::{DocId, MAX_TITLE_CHARS, place, too_large_message};
 use crate::transfer::frontmatter::{self, Meta};
 use crate::transfer::names::{unescape, unescape_path};
@@ -134,7 +134,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         files: Vec::new(),
         file_name: exported_name(&item.name, ctx.listing.export),
     };
-    let doc = bulk::prepare(doc, ctx.render)?;
+    let doc = import_rows::prepare(doc, ctx.render)?;
     Ok(Loaded {
         name: item.name.clone(),
         doc,

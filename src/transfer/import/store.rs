@@ -13,7 +13,7 @@ use super::found_files::{self, Content, Wanted};
 use super::{Ctx, FRONT_MATTER_ROOM, ImportReport, Outcome};
 use crate::db::Db;
 use crate::db::documents::attachments::put_content;
-use crate::documents::bulk::{self, FileRow, Prepared};
+use crate::documents::import_rows::{self, DocRows, FileRow};
 use crate::transfer::source::Reader;
 
 /// Work one write transaction does before it lets others' saves in (a
@@ -77,7 +77,7 @@ pub(super) async fn store(
         }
     }
     let ids: Vec<&str> = loaded.iter().map(|l| l.doc.id.as_str()).collect();
-    let existing = bulk::existing_ids(&db.read, &ids).await?;
+    let existing = import_rows::existing_ids(&db.read, &ids).await?;
     let mut seen: HashMap<String, String> = HashMap::new();
     let mut keep = Vec::with_capacity(loaded.len());
     for mut l in loaded {
@@ -118,7 +118,7 @@ pub(super) async fn store(
                 let (name, files) = &wanted[i];
                 put_files(&tx, reader, name, files, &mut docs[i], report).await?;
             }
-            bulk::insert(&tx, &docs[step.clone()])
+            import_rows::insert(&tx, &docs[step.clone()])
                 .await
                 .context("storing documents")?;
             done = step.end;
@@ -138,7 +138,7 @@ async fn put_files(
     reader: &mut FileReader,
     name: &str,
     files: &[Wanted],
-    doc: &mut Prepared,
+    doc: &mut DocRows,
     report: &mut ImportReport,
 ) -> anyhow::Result<()> {
     for file in files {

@@ -1,11 +1,12 @@
-//! Many documents at once, for imports: a few multi-row inserts per batch in the
-//! caller's transaction. The rows come ready (`documents::bulk::prepare` did the
-//! hashing, compressing and rendering, off the writer).
+//! Imported documents' rows stored many at once: a few multi-row inserts per
+//! batch in the caller's transaction. The rows come ready
+//! (`documents::import_rows::prepare` did the hashing, compressing and
+//! rendering, off the writer).
 
 use std::collections::HashSet;
 
-/// Rows ready to insert.
-pub struct Prepared {
+/// One imported document's rows, ready to insert.
+pub struct DocRows {
     pub id: String,
     pub title: String,
     pub body: String,
@@ -28,7 +29,7 @@ pub struct Prepared {
     pub file_name: Option<String>,
 }
 
-impl Prepared {
+impl DocRows {
     pub fn revisions(&self) -> usize {
         self.revs.len()
     }
@@ -112,10 +113,7 @@ fn insert_sql(table: &str, columns: &str, width: usize, rows: usize) -> String {
 /// Inserts every document with its history and names its files, in the
 /// caller's transaction, which already holds their contents (a file's time is
 /// its document's last change).
-pub async fn insert(
-    conn: &impl crate::db::Conn,
-    docs: &[Prepared],
-) -> Result<(), crate::db::Error> {
+pub async fn insert(conn: &impl crate::db::Conn, docs: &[DocRows]) -> Result<(), crate::db::Error> {
     let last: i64 = crate::db::query_scalar("SELECT coalesce(max(seq), 0) FROM documents")
         .fetch_one(conn)
         .await?;

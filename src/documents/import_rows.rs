@@ -1,13 +1,16 @@
-//! Many documents at once, for imports. The costly work (hashing, compressing
-//! history, rendering) happens in `prepare`, off the writer and in parallel; the
-//! writer then only runs a few multi-row inserts per batch (`db::documents::bulk`).
+//! Imported documents made into rows to store many at once. The costly work
+//! (hashing, compressing history, rendering) happens in `prepare`, off the
+//! writer and in parallel; the writer then only runs a few multi-row inserts per
+//! batch (`db::documents::import_rows`).
 
 use std::collections::HashMap;
 
 use super::revisions::line_changes;
 use super::{DocId, RENDER_VERSION, cjk, render_page};
 use crate::db::documents::PackedHtml;
-pub use crate::db::documents::bulk::{FileRow, Prepared, RevRow, TextRow, existing_ids, insert};
+pub use crate::db::documents::import_rows::{
+    DocRows, FileRow, RevRow, TextRow, existing_ids, insert,
+};
 use crate::db::documents::revisions::{SNAPSHOT_EVERY, compress, hash};
 
 /// A document as an import found it.
@@ -46,7 +49,7 @@ pub struct OldRevision {
 
 /// Checks the history and does the CPU work. With `render` false the HTML is left
 /// for the first view (`render_version` 0 marks it as not yet rendered).
-pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
+pub fn prepare(mut doc: NewDoc, render: bool) -> Result<DocRows, String> {
     let clean = |s: &mut String| *s = super::without_nul(s).into_owned();
     clean(&mut doc.title);
     clean(&mut doc.body);
@@ -130,7 +133,7 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<Prepared, String> {
     } else {
         (PackedHtml::default(), 0)
     };
-    Ok(Prepared {
+    Ok(DocRows {
         cjk: cjk::index_text(&doc.title, &doc.body),
         version: history.len() as i64,
         texts,
