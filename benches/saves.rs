@@ -10,6 +10,9 @@
 //! file (PostgreSQL: an empty database of its own), and `QUIRE_SAVE_INSTANCES`
 //! (1) starts that many servers on it, the connections spread over them.
 //! `QUIRE_BIN` names another build of quire to measure (an earlier release).
+//! `QUIRE_SAVE_SHAPE=engineering` saves realistic engineering pages instead of
+//! prose (a table and four code blocks, `common::engineering`); each save
+//! still adds one line of prose, as an edit does.
 //!
 //! `cargo bench --bench saves`; under `cargo test --all-targets`: 2 clients, 1 s.
 
@@ -113,7 +116,10 @@ async fn saver(
     hist: &mut Histogram<u64>,
 ) -> (i64, String, Option<String>) {
     let mut rng = Rng::new(client + 101);
-    let (title, body) = document(&mut rng, 8192);
+    let (title, body) = match std::env::var("QUIRE_SAVE_SHAPE").as_deref() {
+        Ok("engineering") => common::engineering::page(&mut rng, 8192),
+        _ => document(&mut rng, 8192),
+    };
     let (id, mut version) = api.create(&title, &body).await;
     let mut saves = 0;
     while Instant::now() < until {
@@ -225,8 +231,9 @@ fn main() {
             }
         }
         let q = |h: &Histogram<u64>, x: f64| h.value_at_quantile(x) as f64 / 1000.0;
+        let shape = std::env::var("QUIRE_SAVE_SHAPE").unwrap_or_else(|_| "prose".into());
         println!(
-            "{clients} connections × {seconds} s on {instances} server(s), 8 KB saves with If-Match: \
+            "{clients} connections × {seconds} s on {instances} server(s), 8 KB {shape} saves with If-Match: \
              {} saves, {:.0} saves/s, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, peak RSS {:.0} MiB",
             hist.len(),
             hist.len() as f64 / wall,

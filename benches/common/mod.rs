@@ -19,6 +19,7 @@ pub fn ms(nanos: u64) -> String {
 }
 
 pub mod budget;
+pub mod engineering;
 pub mod filestore;
 pub mod process;
 pub mod server;
