@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod attachments;
+mod callouts;
 mod cjk;
 mod create_batch;
 pub mod drafts;
@@ -14,6 +15,7 @@ mod highlight;
 mod history;
 mod id;
 pub mod import_rows;
+mod inline_marks;
 pub mod links;
 mod lists;
 pub mod merge;

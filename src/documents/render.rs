@@ -17,14 +17,18 @@ use super::{headings, highlight};
 ///    document's file of that name.
 /// 8: a file's name with `.` or `..` parts is one part of its address, so
 ///    browsers do not resolve the dots away.
-pub const RENDER_VERSION: i64 = 8;
+/// 9: callouts, `==highlights==`, definition lists, bare addresses as links,
+///    and front matter left out of the page.
+pub const RENDER_VERSION: i64 = 9;
 
 /// The Markdown quire speaks; finding the n-th task parses with the same.
 pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)
     .union(Options::ENABLE_FOOTNOTES)
-    .union(Options::ENABLE_WIKILINKS);
+    .union(Options::ENABLE_WIKILINKS)
+    .union(Options::ENABLE_DEFINITION_LIST)
+    .union(Options::ENABLE_YAML_STYLE_METADATA_BLOCKS);
 
 /// A text's page where no document is known (a new document's preview): an
 /// image naming a file keeps its source as written.
@@ -71,6 +75,7 @@ pub fn render_page(source: &str, doc_id: Option<&str>) -> String {
             (e, _) => e,
         })
         .collect();
+    let parsed = super::inline_marks::make(super::callouts::make(parsed));
     // Fenced code leaves as a mark too, and comes back highlighted.
     let (mut parsed, blocks) = set_code_aside(parsed, &mark);
     let headings = headings::name(&mut parsed);
@@ -218,6 +223,12 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
             b.add_tag_attributes(tag, &["id"]);
         }
         b.id_prefix(Some(headings::ID_PREFIX));
+        // Callouts: their boxes and titles, in the colours of known kinds.
+        b.add_allowed_classes("div", super::callouts::CLASSES);
+        b.add_allowed_classes("details", super::callouts::CLASSES);
+        b.add_allowed_classes("p", &["callout-title"]);
+        b.add_allowed_classes("summary", &["callout-title"]);
+        b.add_tag_attributes("details", &["open"]);
         b
     })
 }

@@ -16,6 +16,12 @@ opens in any editor in thirty years.
 
 > Nothing is ever lost: a save appends a revision.
 
+> [!tip] Write first, tidy later
+> A ==highlight== marks what matters, and www.example.org is a link by itself.
+
+Revision
+: One saved state of a document, kept for good.
+
 ## Before publishing
 
 - [x] Write the outline
