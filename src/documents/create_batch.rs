@@ -35,18 +35,14 @@ async fn insert_new(
 ) -> Result<Document, DocError> {
     let owner = actor.map(|a| a.user_id);
     let cjk = cjk::index_text(doc.title(), doc.body());
-    let tags = doc.tags_json();
     let row = store::NewRow {
         id: id.as_str(),
-        title: doc.title(),
-        body: doc.body(),
+        fields: &doc.fields(),
         html,
         render_version: RENDER_VERSION,
         cjk: &cjk,
         owner,
         now,
-        folder: doc.folder().unwrap_or_default(),
-        tags: tags.as_deref().unwrap_or("[]"),
     };
     let created = store::insert(tx, row).await?;
     let author = actor.map(|a| a.name);

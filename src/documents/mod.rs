@@ -202,14 +202,11 @@ pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Doc
     let new = QueuedDocument {
         id: id.as_str().to_owned(),
         owner: access::viewer(actor),
-        title: doc.title().to_owned(),
-        body: doc.body().to_owned(),
+        fields: doc.fields(),
         html: page.packed,
         render_version: RENDER_VERSION,
         cjk: cjk::index_text(doc.title(), doc.body()),
         now: now_ms(),
-        folder: doc.folder().unwrap_or_default().to_owned(),
-        tags: doc.tags_json().unwrap_or_else(|| "[]".to_owned()),
         revision: QueuedRevision {
             text: StoredText::whole(doc.body())?,
             added: revisions::line_changes("", doc.body()).0,

@@ -1,7 +1,8 @@
 //! A document that passed every rule (`Valid`), made only by parsing what someone
-//! submitted (`Submitted`): nothing outside this file builds one field by field.
+//! submitted (`Submitted`): nothing outside this file builds one field by field,
+//! and it becomes what is stored (`store::Fields`) here too.
 
-use super::{DocError, MAX_TITLE_CHARS, as_stored, place, stored_len, visible, without_nul};
+use super::{DocError, MAX_TITLE_CHARS, as_stored, place, store, stored_len, visible, without_nul};
 
 /// A document as someone submitted it (the editor, the API, a script), nothing
 /// checked yet: what a `Valid` is parsed from.
@@ -128,8 +129,13 @@ impl Valid {
         self.tags.as_deref()
     }
 
-    /// The tags to write as the database stores them, `None` to keep the document's.
-    pub fn tags_json(&self) -> Option<String> {
-        self.tags.as_deref().map(place::tags_json)
+    /// What a save or a new document writes of it.
+    pub(super) fn fields(&self) -> store::Fields {
+        store::Fields {
+            title: self.title.clone(),
+            body: self.body.clone(),
+            folder: self.folder.clone(),
+            tags: self.tags.as_deref().map(place::tags_json),
+        }
     }
 }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::revisions::{NewRevision, StoredText, record_prepared};
-use super::{Document, NewRow, NextVersion, PackedHtml, drafts, insert, update_if_current};
+use super::{Document, Fields, NewRow, NextVersion, PackedHtml, drafts, insert, update_if_current};
 use crate::db::group::Work;
 use crate::db::{Db, Error, WriteTx};
 
@@ -23,16 +23,12 @@ pub struct QueuedVersion {
     pub id: String,
     pub base: i64,
     pub viewer: Option<i64>,
-    pub title: String,
-    pub body: String,
+    pub fields: Fields,
     pub html: PackedHtml,
     pub render_version: i64,
     /// The text the CJK index reads (see `documents::cjk`).
     pub cjk: String,
     pub now: i64,
-    /// The folder and tags (a JSON array) to give it; `None` keeps them.
-    pub folder: Option<String>,
-    pub tags: Option<String>,
     pub revision: QueuedRevision,
     /// The user whose draft of the document goes with the save.
     pub drop_draft_of: Option<i64>,
@@ -53,14 +49,11 @@ pub async fn write_version(db: &Db, version: QueuedVersion) -> Result<Option<Doc
 
 async fn next_version(tx: &WriteTx, version: &QueuedVersion) -> Result<Option<Document>, Error> {
     let next = NextVersion {
-        title: &version.title,
-        body: &version.body,
+        fields: &version.fields,
         html: &version.html,
         render_version: version.render_version,
         cjk: &version.cjk,
         now: version.now,
-        folder: version.folder.as_deref(),
-        tags: version.tags.as_deref(),
     };
     let Some(saved) =
         update_if_current(tx, &version.id, version.base, version.viewer, next).await?
@@ -72,7 +65,7 @@ async fn next_version(tx: &WriteTx, version: &QueuedVersion) -> Result<Option<Do
         doc_seq: saved.seq,
         rev: saved.version,
         title: &saved.title,
-        body: &version.body,
+        body: &version.fields.body,
         prev: None,
         added: revision.added,
         removed: revision.removed,
@@ -90,15 +83,11 @@ async fn next_version(tx: &WriteTx, version: &QueuedVersion) -> Result<Option<Do
 pub struct QueuedDocument {
     pub id: String,
     pub owner: Option<i64>,
-    pub title: String,
-    pub body: String,
+    pub fields: Fields,
     pub html: PackedHtml,
     pub render_version: i64,
     pub cjk: String,
     pub now: i64,
-    pub folder: String,
-    /// A JSON array (see `tags_json`).
-    pub tags: String,
     pub revision: QueuedRevision,
 }
 
@@ -116,23 +105,20 @@ pub async fn write_document(db: &Db, doc: QueuedDocument) -> Result<Document, Er
 async fn new_document(tx: &WriteTx, doc: &QueuedDocument) -> Result<Document, Error> {
     let row = NewRow {
         id: &doc.id,
-        title: &doc.title,
-        body: &doc.body,
+        fields: &doc.fields,
         html: &doc.html,
         render_version: doc.render_version,
         cjk: &doc.cjk,
         owner: doc.owner,
         now: doc.now,
-        folder: &doc.folder,
-        tags: &doc.tags,
     };
     let created = insert(tx, row).await?;
     let revision = &doc.revision;
     let first = NewRevision {
         doc_seq: created.seq,
         rev: 1,
-        title: &doc.title,
-        body: &doc.body,
+        title: &doc.fields.title,
+        body: &doc.fields.body,
         prev: None,
         added: revision.added,
         removed: revision.removed,

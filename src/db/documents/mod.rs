@@ -2,7 +2,8 @@
 //! and drafts. The domain (`crate::documents`) decides; this stores. A document as
 //! quire reads it is `Document` (whole) or `Summary` (a listing row); the columns a
 //! whole read selects come from the entity, so a new column is read everywhere
-//! once `Document` has a field for it.
+//! once `Document` has a field for it. What a user edits is written as one
+//! `Fields`, whose columns are listed once below, for a save and a new document.
 
 mod access;
 pub mod attachments;
@@ -151,6 +152,73 @@ impl Summary {
         tags.sort_unstable();
         tags
     }
+}
+
+/// What a user edits of a document, as a save or a new document writes it: the
+/// domain makes it from a checked document (`documents::Valid`), and
+/// `fields_set`, `fields_insert` and `bind_fields` write it. A new editable
+/// column is a field here, an entry in `OPTIONAL` and one in `optional`.
+#[derive(Clone)]
+pub struct Fields {
+    pub title: String,
+    pub body: String,
+    /// A path such as `Projects/Garden`; `None` keeps the document's (a new
+    /// document: the root).
+    pub folder: Option<String>,
+    /// A JSON array (see `tags_json`); `None` keeps the document's (a new
+    /// document: none).
+    pub tags: Option<String>,
+}
+
+/// The columns of `Fields` a save may leave as they are, each with what a new
+/// document takes when it is not given one.
+const OPTIONAL: [(&str, &str); 2] = [("folder", "''"), ("tags", "'[]'")];
+
+impl Fields {
+    /// The values of `OPTIONAL`'s columns, in its order (`None`: keep).
+    fn optional(&self) -> [Option<&str>; OPTIONAL.len()] {
+        [self.folder.as_deref(), self.tags.as_deref()]
+    }
+}
+
+/// How many values `bind_fields` binds: the title, the body, then `OPTIONAL`'s.
+const FIELD_VALUES: usize = 2 + OPTIONAL.len();
+
+/// `Fields`' columns as an `UPDATE` sets them, their values numbered from
+/// `$first` on as `bind_fields` binds them. The size is the body's.
+fn fields_set(first: usize) -> String {
+    let (title, body) = (first, first + 1);
+    let mut sql = format!("title = ${title}, size = octet_length(${body}), body = ${body}");
+    for (n, (column, _)) in (body + 1..).zip(OPTIONAL) {
+        sql.push_str(&format!(", {column} = coalesce(${n}, {column})"));
+    }
+    sql
+}
+
+/// `Fields`' columns as an `INSERT` names them, and their values numbered from
+/// `$first` on as `bind_fields` binds them.
+fn fields_insert(first: usize) -> (String, String) {
+    let (title, body) = (first, first + 1);
+    let mut columns = "title, size, body".to_owned();
+    let mut values = format!("${title}, octet_length(${body}), ${body}");
+    for (n, (column, default)) in (body + 1..).zip(OPTIONAL) {
+        columns.push_str(&format!(", {column}"));
+        values.push_str(&format!(", coalesce(${n}, {default})"));
+    }
+    (columns, values)
+}
+
+/// `query` with `fields` bound after the values it has, in the order
+/// `fields_set` and `fields_insert` number them.
+fn bind_fields<S: crate::db::sql::Shape>(
+    query: crate::db::Query<S>,
+    fields: &Fields,
+) -> crate::db::Query<S> {
+    let query = query.bind(fields.title.as_str()).bind(fields.body.as_str());
+    fields
+        .optional()
+        .into_iter()
+        .fold(query, |q, value| q.bind(value))
 }
 
 /// Columns a whole read leaves out: the search text (as long as the body, read by

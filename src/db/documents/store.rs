@@ -7,51 +7,46 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 use super::listing::{Listing, Owner, Sort};
-use super::{COLUMNS, Document, PackedHtml, Summary, access};
+use super::{
+    COLUMNS, Document, FIELD_VALUES, Fields, PackedHtml, Summary, access, bind_fields,
+    fields_insert, fields_set,
+};
 use crate::db::Conn;
 use crate::db::entity::documents::{self, Column};
 
 /// A new document's row, as the domain made it.
 pub struct NewRow<'a> {
     pub id: &'a str,
-    pub title: &'a str,
-    pub body: &'a str,
+    pub fields: &'a Fields,
     pub html: &'a PackedHtml,
     pub render_version: i64,
     /// The text the CJK index reads (see `documents::cjk`).
     pub cjk: &'a str,
     pub owner: Option<i64>,
     pub now: i64,
-    pub folder: &'a str,
-    /// A JSON array (see `tags_json`).
-    pub tags: &'a str,
 }
 
 pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
+        let (columns, values) = fields_insert(8);
         format!(
             "INSERT INTO documents
-                 (id, title, size, body, html, html_z, render_version, version, created_at,
-                  updated_at, cjk, owner_id, folder, tags, links)
-             VALUES ($1, $2, octet_length($3), $3, '', $4, $5, 1, $6, $6, $7, $8, $9, $10, $11)
+                 (id, html, html_z, render_version, version, created_at, updated_at, cjk,
+                  owner_id, links, {columns})
+             VALUES ($1, '', $2, $3, 1, $4, $4, $5, $6, $7, {values})
              RETURNING {}",
             *COLUMNS
         )
     });
-    crate::db::query_as(SQL.as_str())
+    let query = crate::db::query_as(SQL.as_str())
         .bind(row.id)
-        .bind(row.title)
-        .bind(row.body)
         .bind(row.html.bytes())
         .bind(row.render_version)
         .bind(row.now)
         .bind(row.cjk)
         .bind(row.owner)
-        .bind(row.folder)
-        .bind(row.tags)
-        .bind(row.html.links())
-        .fetch_one(conn)
-        .await
+        .bind(row.html.links());
+    bind_fields(query, row.fields).fetch_one(conn).await
 }
 
 /// Stores HTML rendered after the fact (an import that left rendering for later,
@@ -77,24 +72,27 @@ pub async fn set_rendered(
 
 /// The next version's text, as the domain made it.
 pub struct NextVersion<'a> {
-    pub title: &'a str,
-    pub body: &'a str,
+    pub fields: &'a Fields,
     pub html: &'a PackedHtml,
     pub render_version: i64,
     pub cjk: &'a str,
     pub now: i64,
-    /// The folder and tags (a JSON array) to give it; `None` keeps them.
-    pub folder: Option<&'a str>,
-    pub tags: Option<&'a str>,
 }
 
-/// The `SET` of a next version; `$6` and `$7` are left for the `WHERE`, and
-/// `$12` on for it.
-/// `updated_at` never goes back.
-const SET_NEXT: &str = "SET title = $1, size = octet_length($2), body = $2, html = '', html_z = $3,
-        render_version = $4, version = version + 1,
-        updated_at = CASE WHEN $5 > updated_at THEN $5 ELSE updated_at + 1 END, cjk = $8,
-        folder = coalesce($9, folder), tags = coalesce($10, tags), links = $11";
+/// The `SET` of a next version: `$1`–`$5` its own values, `$6` and `$7` left
+/// for the `WHERE`, its fields from `$8` on, and `$AFTER_NEXT` on for the
+/// `WHERE` too. `updated_at` never goes back.
+static SET_NEXT: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SET html = '', html_z = $1, render_version = $2, version = version + 1,
+            updated_at = CASE WHEN $3 > updated_at THEN $3 ELSE updated_at + 1 END, cjk = $4,
+            links = $5, {}",
+        fields_set(8)
+    )
+});
+
+/// The first placeholder after a next version's values.
+const AFTER_NEXT: usize = 8 + FIELD_VALUES;
 
 /// `sql` (an `UPDATE … SET_NEXT WHERE …`) with the next version's values bound
 /// and `$6`, `$7` bound to `id` and `version`.
@@ -104,18 +102,15 @@ fn next_version(
     version: i64,
     next: NextVersion<'_>,
 ) -> crate::db::Query<crate::db::sql::As<Document>> {
-    crate::db::query_as(sql)
-        .bind(next.title)
-        .bind(next.body)
+    let query = crate::db::query_as(sql)
         .bind(next.html.bytes())
         .bind(next.render_version)
         .bind(next.now)
-        .bind(id)
-        .bind(version)
         .bind(next.cjk)
-        .bind(next.folder)
-        .bind(next.tags)
         .bind(next.html.links())
+        .bind(id)
+        .bind(version);
+    bind_fields(query, next.fields)
 }
 
 /// Writes the next version of `current`. The `version` guard makes a lost race
@@ -127,8 +122,8 @@ pub async fn update(
 ) -> Result<Document, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "UPDATE documents {SET_NEXT} WHERE id = $6 AND version = $7 RETURNING {}",
-            *COLUMNS
+            "UPDATE documents {} WHERE id = $6 AND version = $7 RETURNING {}",
+            *SET_NEXT, *COLUMNS
         )
     });
     next_version(SQL.as_str(), &current.id, current.version, next)
@@ -149,10 +144,11 @@ pub async fn update_if_current(
 ) -> Result<Option<Document>, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "UPDATE documents {SET_NEXT}
+            "UPDATE documents {}
              WHERE id = $6 AND version = $7 AND deleted_at IS NULL AND {} >= 2
              RETURNING {}",
-            access::level("$12"),
+            *SET_NEXT,
+            access::level(&format!("${AFTER_NEXT}")),
             *super::WRITTEN_COLUMNS
         )
     });

@@ -71,16 +71,12 @@ pub(in crate::documents) async fn write_next_version(
     actor: Option<Actor<'_>>,
 ) -> Result<Document, DocError> {
     let cjk = cjk::index_text(doc.title(), doc.body());
-    let tags = doc.tags_json();
     let next = store::NextVersion {
-        title: doc.title(),
-        body: doc.body(),
+        fields: &doc.fields(),
         html,
         render_version: RENDER_VERSION,
         cjk: &cjk,
         now: now_ms(),
-        folder: doc.folder(),
-        tags: tags.as_deref(),
     };
     let saved = store::update(tx, current, next).await?;
     revisions::record(
