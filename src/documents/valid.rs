@@ -2,7 +2,9 @@
 //! submitted (`Submitted`): nothing outside this file builds one field by field,
 //! and it becomes what is stored (`store::Fields`) here too.
 
-use super::{DocError, MAX_TITLE_CHARS, as_stored, place, store, stored_len, visible, without_nul};
+use super::{
+    DocError, Document, MAX_TITLE_CHARS, as_stored, place, store, stored_len, visible, without_nul,
+};
 
 /// A document as someone submitted it (the editor, the API, a script), nothing
 /// checked yet: what a `Valid` is parsed from.
@@ -90,6 +92,17 @@ impl Valid {
         })
     }
 
+    /// The same document with this title and text (a merge's), checked by
+    /// the rules of a save; everything else as it was.
+    pub(super) fn with_text(&self, title: &str, body: &str, cap: usize) -> Result<Self, DocError> {
+        let text = Self::parse(title, body, cap)?;
+        Ok(Self {
+            title: text.title,
+            body: text.body,
+            ..self.clone()
+        })
+    }
+
     /// An old revision's text and place, to be saved again as they were
     /// stored: the history shows them, so restoring one is never refused (an
     /// import keeps titles and sizes a save would not).
@@ -137,5 +150,13 @@ impl Valid {
             folder: self.folder.clone(),
             tags: self.tags.as_deref().map(place::tags_json),
         }
+    }
+
+    /// True when saving it over `current` would change nothing: every field it
+    /// writes already holds its value there.
+    pub(super) fn changes_nothing_in(&self, current: &Document) -> bool {
+        let same_place = self.folder().is_none_or(|f| f == current.folder)
+            && self.tags().is_none_or(|t| t == current.tags.as_slice());
+        self.title == current.title && self.body == current.body && same_place
     }
 }

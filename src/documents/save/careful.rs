@@ -33,7 +33,7 @@ pub(super) async fn save(
     } else {
         let merged = on_stale.onto(&mut tx, &current, base, doc).await?;
         let merged_with = Some(current.version);
-        if adds_nothing(&merged, &current) {
+        if merged.changes_nothing_in(&current) {
             // Everything the user changed was already there: nothing new to record.
             Saved {
                 doc: current,
@@ -52,13 +52,6 @@ pub(super) async fn save(
     }
     tx.commit().await?;
     Ok(saved)
-}
-
-/// True when `merged` is what `current` already holds, place and all.
-fn adds_nothing(merged: &Valid, current: &Document) -> bool {
-    let same_place = merged.folder().is_none_or(|f| f == current.folder)
-        && merged.tags().is_none_or(|t| t == current.tags.as_slice());
-    merged.title() == current.title && merged.body() == current.body && same_place
 }
 
 /// Writes `doc` as the next version of `current` and records the revision, in

@@ -88,7 +88,7 @@ async fn merge_onto(
     match title {
         Some(title) if merge.is_clean() => {
             // Both sides may have added text: the merge must fit the cap too.
-            let merged = Valid::parse(title, &merge.text_with_markers(""), cap)?;
+            let merged = mine.with_text(title, &merge.text_with_markers(""), cap)?;
             // A folder the user moved wins; one the user left is the current one.
             let folder = mine.folder().map(|folder| {
                 if folder == base_rev.folder {
