@@ -8,7 +8,7 @@ use super::{
 
 /// A document as someone submitted it (the editor, the API, a script), nothing
 /// checked yet: what a `Valid` is parsed from.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct Submitted<'a> {
     pub title: &'a str,
     pub body: &'a str,
@@ -19,6 +19,19 @@ pub struct Submitted<'a> {
     pub folder: Option<&'a str>,
     /// Tags as typed; `None` keeps the document's tags (a new document: none).
     pub tags: Option<Tags<'a>>,
+}
+
+impl<'a> Submitted<'a> {
+    /// A title and body, everything else kept: what the other fields a form
+    /// or a request carries are added to (`..Submitted::text(…)`).
+    pub fn text(title: &'a str, body: &'a str, cap: usize) -> Self {
+        Self {
+            title,
+            body,
+            cap,
+            ..Self::default()
+        }
+    }
 }
 
 /// Tags as they came.
@@ -83,13 +96,7 @@ impl Valid {
     /// A title and body alone, the folder and tags kept: `try_from` with
     /// nothing else submitted.
     pub fn parse(title: &str, body: &str, cap: usize) -> Result<Self, DocError> {
-        Self::try_from(Submitted {
-            title,
-            body,
-            cap,
-            folder: None,
-            tags: None,
-        })
+        Self::try_from(Submitted::text(title, body, cap))
     }
 
     /// The same document with this title and text (a merge's), checked by

@@ -162,12 +162,11 @@ const TAG_PATTERN: &str = r"^[^,\x00-\x1f\x7f-\x9f]*[^,\s\x00-\x1f\x7f-\x9f\u00a
 impl DocInput {
     /// The document as it is to be, or why not.
     pub fn valid(&self, cap: usize) -> Result<Valid, DocError> {
+        // What the API does not carry, a save keeps.
         Valid::try_from(Submitted {
-            title: &self.title,
-            body: &self.body,
-            cap,
             folder: self.folder.as_deref(),
             tags: self.tags.as_deref().map(Tags::Each),
+            ..Submitted::text(&self.title, &self.body, cap)
         })
     }
 }
