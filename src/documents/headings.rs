@@ -60,7 +60,7 @@ pub fn name(events: &mut [Event<'_>]) -> Vec<Heading> {
 }
 
 /// Lower-case letters and digits of any script, words joined by `-`.
-fn slug(text: &str) -> String {
+pub fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.trim().chars().flat_map(char::to_lowercase) {
         if c.is_alphanumeric() {

@@ -1,5 +1,6 @@
 //! Links between documents in the text: `[[Title]]`, `[[Title|label]]` and
-//! `[[Folder/Title]]`. The renderer leaves each as a mark that comes back
+//! `[[Folder/Title]]`, each with `#Heading` for a heading of that document
+//! (`[[#Heading]]` alone: one of this page's). The renderer leaves each as a mark that comes back
 //! after sanitising as an anchor to `/go?to=TARGET` (`LINK_OPEN`); the stored
 //! page's targets are resolved by the database (`db::documents::links`), and a
 //! page view points each link at its document, or marks it missing, for the
@@ -25,9 +26,17 @@ enum Open {
     Dropped,
 }
 
+/// Where a link between documents leads: the document (its title, or folder
+/// and title, as written), and the id of a heading there.
+pub(super) struct Target {
+    page: String,
+    heading: Option<String>,
+}
+
 /// Replaces each link between documents in `events` by marks around its
-/// label; returns the targets, in order (the marks' numbers).
-pub(super) fn set_aside<'a>(events: Vec<Event<'a>>, mark: &str) -> (Vec<Event<'a>>, Vec<String>) {
+/// label; returns the targets, in order (the marks' numbers). A link to a
+/// heading of this page (`[[#Heading]]`) is an ordinary link to its anchor.
+pub(super) fn set_aside<'a>(events: Vec<Event<'a>>, mark: &str) -> (Vec<Event<'a>>, Vec<Target>) {
     let mut out = Vec::with_capacity(events.len());
     let mut targets = Vec::new();
     let mut open: Vec<Open> = Vec::new();
@@ -49,14 +58,37 @@ pub(super) fn set_aside<'a>(events: Vec<Event<'a>>, mark: &str) -> (Vec<Event<'a
                 ..
             }) => {
                 let target = dest_url.split_whitespace().collect::<Vec<_>>().join(" ");
-                if in_image > 0 || target.is_empty() || target.chars().count() > MAX_TARGET {
+                let (page, heading) = match target.split_once('#') {
+                    Some((page, heading)) => (page.trim(), Some(heading.trim())),
+                    None => (target.as_str(), None),
+                };
+                let heading = heading
+                    .filter(|h| !h.is_empty())
+                    .map(|h| format!("{}{}", super::headings::ID_PREFIX, super::headings::slug(h)));
+                if in_image > 0 || target.chars().count() > MAX_TARGET {
                     open.push(Open::Dropped);
+                } else if page.is_empty() {
+                    match heading {
+                        Some(anchor) => {
+                            out.push(Event::Start(Tag::Link {
+                                link_type: LinkType::Inline,
+                                dest_url: CowStr::from(format!("#{anchor}")),
+                                title: CowStr::from(""),
+                                id: CowStr::from(""),
+                            }));
+                            open.push(Open::Kept);
+                        }
+                        None => open.push(Open::Dropped),
+                    }
                 } else {
                     out.push(Event::Text(CowStr::from(format!(
                         "{mark}w{}\u{E000}",
                         targets.len()
                     ))));
-                    targets.push(target);
+                    targets.push(Target {
+                        page: page.to_owned(),
+                        heading,
+                    });
                     open.push(Open::Wiki);
                 }
             }
@@ -77,10 +109,16 @@ pub(super) fn set_aside<'a>(events: Vec<Event<'a>>, mark: &str) -> (Vec<Event<'a
     (out, targets)
 }
 
-/// The sanitised page with each link's marks made an anchor again.
-pub(super) fn put_back(mut html: String, mark: &str, targets: &[String]) -> String {
+/// The sanitised page with each link's marks made an anchor again; a
+/// heading's id follows the target after `#` (an id is letters, digits and
+/// `-`: `headings::slug`).
+pub(super) fn put_back(mut html: String, mark: &str, targets: &[Target]) -> String {
     for (i, target) in targets.iter().enumerate() {
-        let anchor = format!("{LINK_OPEN}{}\">", encoded(target));
+        let heading = target
+            .heading
+            .as_deref()
+            .map_or(String::new(), |h| format!("#{h}"));
+        let anchor = format!("{LINK_OPEN}{}{heading}\">", encoded(&target.page));
         html = html.replacen(&format!("{mark}w{i}\u{E000}"), &anchor, 1);
     }
     html.replace(&format!("{mark}we\u{E000}"), "</a>")
@@ -103,7 +141,10 @@ pub fn resolve(html: &str, found: Option<&[(String, Option<String>)]>) -> String
             out.push_str(&rest[at..]);
             return out;
         };
-        let encoded_target = &after[..end];
+        let (encoded_target, heading) = match after[..end].split_once('#') {
+            Some((target, heading)) => (target, format!("#{heading}")),
+            None => (&after[..end], String::new()),
+        };
         rest = &after[end + 2..];
         let Some(found) = found else {
             // Links do not nest: the next `</a>` closes this one.
@@ -118,7 +159,9 @@ pub fn resolve(html: &str, found: Option<&[(String, Option<String>)]>) -> String
         let target = percent_encoding::percent_decode_str(encoded_target).decode_utf8_lossy();
         let k = key(&target);
         match found.iter().find(|(t, _)| *t == k).and_then(|(_, id)| id.as_deref()) {
-            Some(id) => out.push_str(&format!("<a class=\"wikilink\" href=\"/d/{id}\">")),
+            Some(id) => out.push_str(&format!(
+                "<a class=\"wikilink\" href=\"/d/{id}{heading}\">"
+            )),
             None => out.push_str(&format!(
                 "<a class=\"wikilink missing\" href=\"{}\" title=\"No such document yet: create it\">",
                 create_href(&target)

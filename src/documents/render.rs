@@ -18,7 +18,7 @@ use super::{headings, highlight};
 /// 8: a file's name with `.` or `..` parts is one part of its address, so
 ///    browsers do not resolve the dots away.
 /// 9: callouts, `==highlights==`, definition lists, bare addresses as links,
-///    and front matter left out of the page.
+///    front matter left out of the page, and `[[Title#Heading]]` to a heading.
 pub const RENDER_VERSION: i64 = 9;
 
 /// The Markdown quire speaks; finding the n-th task parses with the same.

@@ -208,3 +208,45 @@ async fn pages_from_before_links_are_redone_in_the_background_after_a_start() {
         "{shown}"
     );
 }
+
+#[tokio::test]
+async fn a_link_to_a_heading_leads_to_its_anchor_there_or_on_this_page() {
+    let app = spawn_app().await;
+    let api = Api::new(&app).await;
+    let site = api
+        .create(json!({"title": "Website redesign", "body": "## Mock up\n\nThe drawing."}))
+        .await;
+    let site_id = id_of(&site);
+    let notes = api
+        .create(json!({"title": "Notes", "body": "# Intro\n\nSee [[Website redesign#Mock up]], [[Website redesign#Mock up|the drawing]], [[#Intro]], [[Nowhere#Part]] and [[#]]."}))
+        .await;
+    let notes_id = id_of(&notes);
+
+    let (status, page) = app.get_text(&format!("/d/{notes_id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let to_heading = format!("<a class=\"wikilink\" href=\"/d/{site_id}#h-mock-up\">");
+    assert_eq!(page.matches(&to_heading).count(), 2, "{page}");
+    assert!(
+        page.contains(&format!("{to_heading}the drawing</a>")),
+        "{page}"
+    );
+    assert!(page.contains("<a href=\"#h-intro\""), "{page}");
+    assert!(
+        page.contains("<h1 id=\"h-intro\""),
+        "the anchor exists: {page}"
+    );
+    // A missing document is offered by its title, not title and heading.
+    assert!(
+        page.contains("class=\"wikilink missing\" href=\"/new?title=Nowhere\""),
+        "{page}"
+    );
+    assert!(!page.contains("Website%20redesign%23"), "{page}");
+    // `[[#]]` leads nowhere: its text stays, with no link.
+    assert!(page.contains(" and #.</p>"), "{page}");
+    // The link is to the document: "Linked from" on its page names this one.
+    let (_, target) = app.get_text(&format!("/d/{site_id}")).await;
+    assert!(
+        target.contains(&format!("href=\"/d/{notes_id}\"")),
+        "{target}"
+    );
+}

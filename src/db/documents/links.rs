@@ -35,7 +35,9 @@ pub fn targets(html: &str) -> Vec<String> {
     for (at, _) in html.match_indices(LINK_OPEN) {
         let rest = &html[at + LINK_OPEN.len()..];
         let Some(end) = rest.find('"') else { continue };
-        let target = percent_encoding::percent_decode_str(&rest[..end]).decode_utf8_lossy();
+        // A heading's id may follow after `#` (the title's own `#` is encoded).
+        let target = rest[..end].split('#').next().unwrap_or_default();
+        let target = percent_encoding::percent_decode_str(target).decode_utf8_lossy();
         let k = key(&target);
         if !k.is_empty() && !out.contains(&k) {
             out.push(k);
