@@ -41,13 +41,14 @@ pub async fn import(
     let rate = report.imported as f64 / report.seconds.max(1e-9);
     println!(
         "imported {} documents ({} revisions) from {} in {:.2} s ({:.0} documents/s); \
-         skipped {} files; ignored {} files that are not .md, .markdown or .txt and that no \
-         document shows",
+         attached {} files; skipped {} files; ignored {} files that are not .md, .markdown or \
+         .txt and that no document shows",
         report.imported,
         report.revisions,
         path.display(),
         report.seconds,
         rate,
+        report.attached,
         report.skipped.len(),
         report.ignored,
     );

@@ -73,6 +73,8 @@ pub struct ImportOptions {
 pub struct ImportReport {
     pub imported: u64,
     pub revisions: u64,
+    /// Files stored with the documents that show them (one per document).
+    pub attached: u64,
     /// (file, why it was not imported), in file order.
     pub skipped: Vec<(String, String)>,
     /// Files that are not .md, .markdown or .txt and that no document shows.

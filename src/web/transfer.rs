@@ -26,6 +26,7 @@ const LIST_SKIPPED: usize = 200;
 pub struct ResultView {
     pub imported: u64,
     pub revisions: u64,
+    pub attached: u64,
     pub seconds: String,
     pub skipped: Vec<(String, String)>,
     pub skipped_count: usize,
@@ -199,6 +200,7 @@ fn view(report: ImportReport) -> ResultView {
     ResultView {
         imported: report.imported,
         revisions: report.revisions,
+        attached: report.attached,
         seconds: format!("{:.1}", report.seconds),
         skipped_count: report.skipped.len(),
         skipped: report.skipped.into_iter().take(LIST_SKIPPED).collect(),

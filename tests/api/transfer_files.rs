@@ -96,6 +96,11 @@ async fn a_vaults_images_come_in_with_the_notes_that_show_them() {
     ]);
     let html = upload(&app, &zip).await;
     assert!(html.contains("Imported 3 documents"), "{html}");
+    // photo.png with each of the three notes; big.png was over the limit.
+    assert!(
+        html.contains("Attached 3 files to the documents that show them."),
+        "{html}"
+    );
     assert!(
         html.contains("Ignored 1 file"),
         "only the unused PDF: {html}"

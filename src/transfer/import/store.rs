@@ -156,6 +156,7 @@ async fn put_files(
             .await
             .context("storing a document's file")?;
         drop(bytes);
+        report.attached += 1;
         doc.files.extend(file.names.iter().map(|n| FileRow {
             name: n.clone(),
             hash: hash.clone(),
