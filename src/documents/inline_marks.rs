@@ -32,16 +32,46 @@ pub fn make(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
 /// characters that might have started markup (`_`, `(`), and an address
 /// may hold them.
 fn joined(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
-    let mut out: Vec<Event<'_>> = Vec::with_capacity(events.len());
-    for event in events {
-        if let (Event::Text(next), Some(Event::Text(text))) = (&event, out.last_mut()) {
-            let mut both = text.to_string();
-            both.push_str(next);
-            *text = CowStr::from(both);
-            continue;
-        }
-        out.push(event);
+    /// The run of text being joined: one event as it came, or several grown
+    /// in place (a paragraph of many `_` is many events, and copying the run
+    /// at each one would take time squared).
+    #[derive(Default)]
+    struct Run<'a> {
+        first: Option<CowStr<'a>>,
+        grown: Option<String>,
     }
+    impl<'a> Run<'a> {
+        fn push(&mut self, next: CowStr<'a>) {
+            if let Some(grown) = &mut self.grown {
+                grown.push_str(&next);
+            } else if let Some(first) = self.first.take() {
+                let mut grown = first.into_string();
+                grown.push_str(&next);
+                self.grown = Some(grown);
+            } else {
+                self.first = Some(next);
+            }
+        }
+        fn flush(&mut self, out: &mut Vec<Event<'a>>) {
+            let text = match (self.grown.take(), self.first.take()) {
+                (Some(grown), _) => Some(CowStr::from(grown)),
+                (None, first) => first,
+            };
+            out.extend(text.map(Event::Text));
+        }
+    }
+    let mut out = Vec::with_capacity(events.len());
+    let mut run = Run::default();
+    for event in events {
+        match event {
+            Event::Text(next) => run.push(next),
+            other => {
+                run.flush(&mut out);
+                out.push(other);
+            }
+        }
+    }
+    run.flush(&mut out);
     out
 }
 
@@ -75,26 +105,32 @@ fn split(text: &str) -> Vec<Event<'static>> {
     out
 }
 
-/// The next bare address in `text` from byte `from`: its start and end.
+/// Where bare addresses may start.
+const PREFIXES: [&str; 3] = ["https://", "http://", "www."];
+
+/// The next bare address in `text` from byte `from`: its start and end. Each
+/// prefix is looked for again only once the search has passed where it was
+/// last found, so a text of many candidates is read once, not once each.
 fn next_address(text: &str, from: usize) -> Option<(usize, usize)> {
-    let mut search = from;
+    let find = |p: &str, at: usize| text[at..].find(p).map(|i| at + i);
+    let mut next: [Option<usize>; 3] = PREFIXES.map(|p| find(p, from));
     loop {
-        let rest = &text[search..];
-        let found = ["https://", "http://", "www."]
+        let (which, start) = next
             .iter()
-            .filter_map(|p| rest.find(p).map(|i| (search + i, *p)))
-            .min_by_key(|(i, _)| *i)?;
-        let (start, prefix) = found;
+            .enumerate()
+            .filter_map(|(i, at)| at.map(|at| (i, at)))
+            .min_by_key(|(_, at)| *at)?;
+        let prefix = PREFIXES[which];
         let before = text[..start].chars().next_back();
-        let at_word_start = before.is_none_or(|c| c.is_whitespace() || "(<[\"'*_~".contains(c));
-        let end = address_end(text, start);
-        let long_enough = end > start + prefix.len() + 1
-            && text[start + prefix.len()..end].contains(|c: char| c.is_alphanumeric());
-        let www_has_dot = long_enough && (prefix != "www." || text[start + 4..end].contains('.'));
-        if at_word_start && long_enough && www_has_dot {
-            return Some((start, end));
+        if before.is_none_or(|c| c.is_whitespace() || "(<[\"'*_~".contains(c)) {
+            let end = address_end(text, start);
+            let long_enough = end > start + prefix.len() + 1
+                && text[start + prefix.len()..end].contains(|c: char| c.is_alphanumeric());
+            if long_enough && (prefix != "www." || text[start + 4..end].contains('.')) {
+                return Some((start, end));
+            }
         }
-        search = start + prefix.len();
+        next[which] = find(prefix, start + prefix.len());
     }
 }
 
@@ -106,14 +142,18 @@ fn address_end(text: &str, start: usize) -> usize {
         + rest
             .find(|c: char| c.is_whitespace() || c == '<')
             .unwrap_or(rest.len());
+    let open = text[start..end].matches('(').count();
+    let mut close = text[start..end].matches(')').count();
     loop {
         let Some(last) = text[start..end].chars().next_back() else {
             return end;
         };
-        let unbalanced = last == ')'
-            && text[start..end].matches('(').count() < text[start..end].matches(')').count();
+        let unbalanced = last == ')' && open < close;
         if ".,:;!?'\"*_~".contains(last) || unbalanced {
             end -= last.len_utf8();
+            if last == ')' {
+                close -= 1;
+            }
         } else {
             return end;
         }
