@@ -7,28 +7,20 @@
 # The data layer reaches up to nothing of the command line (progress bars).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-found="$(grep -rnE 'sqlx::|sea_orm::|use sqlx\b|use sea_orm\b' src --include='*.rs' | grep -v '^src/db/' || true)"
-if [ -n "$found" ]; then
-  echo "only src/db/ may name sqlx or sea_orm; found:" >&2
-  echo "$found" >&2
-  exit 1
-fi
-sql="$(grep -rnE 'db::(query|query_as|query_scalar)(::<[^>]*>)?\(' src --include='*.rs' | grep -v '^src/db/' || true)"
-if [ -n "$sql" ]; then
-  echo "only src/db/ may run SQL; found statements in:" >&2
-  echo "$sql" >&2
-  exit 1
-fi
-web="$(grep -rnE '(crate|quire)::db\b' src/web --include='*.rs' || true)"
-if [ -n "$web" ]; then
-  echo "src/web/ may not use the data layer (crate::db) but through the domain; found:" >&2
-  echo "$web" >&2
-  exit 1
-fi
-up="$(grep -rnE 'crate::(progress|cli|ops|web)\b' src/db --include='*.rs' || true)"
-if [ -n "$up" ]; then
-  echo "src/db/ may not reach up to the command line or the web layer; found:" >&2
-  echo "$up" >&2
-  exit 1
-fi
+# refuse WHAT FOUND: fails with WHAT and the lines found, if any.
+refuse() {
+  if [ -n "$2" ]; then
+    echo "$1; found:" >&2
+    echo "$2" >&2
+    exit 1
+  fi
+}
+refuse "only src/db/ may name sqlx or sea_orm" \
+  "$(grep -rnE 'sqlx::|sea_orm::|use sqlx\b|use sea_orm\b' src --include='*.rs' | grep -v '^src/db/' || true)"
+refuse "only src/db/ may run SQL" \
+  "$(grep -rnE 'db::(query|query_as|query_scalar)(::<[^>]*>)?\(' src --include='*.rs' | grep -v '^src/db/' || true)"
+refuse "src/web/ may not use the data layer (crate::db) but through the domain" \
+  "$(grep -rnE '(crate|quire)::db\b' src/web --include='*.rs' || true)"
+refuse "src/db/ may not reach up to the command line or the web layer" \
+  "$(grep -rnE 'crate::(progress|cli|ops|web)\b' src/db --include='*.rs' || true)"
 echo "ok: only src/db/ names sqlx or sea_orm and runs SQL; src/web/ goes through the domain; src/db/ reaches up to nothing"
