@@ -51,6 +51,7 @@ pub const STEPS: &[Step] = &[
     step!("0016_file_names"),
     step!("0017_new_drafts"),
     step!("0018_link_ends"),
+    step!("0019_spaces"),
 ];
 
 pub struct Migrator;

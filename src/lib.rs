@@ -15,6 +15,7 @@ pub mod query_param;
 pub mod random;
 pub mod seed;
 pub mod startup;
+pub mod teams;
 pub mod transfer;
 pub mod web;
 
@@ -88,7 +89,24 @@ pub fn app(cfg: &mut ServiceConfig) {
                     .route(delete().to(crate::web::api_attachments::api_detach)),
             )
             .route("/v1/folders", get().to(api_places::api_folders))
-            .route("/v1/tags", get().to(api_places::api_tags)),
+            .route("/v1/tags", get().to(api_places::api_tags))
+            .route("/v1/spaces", get().to(crate::web::api_spaces::api_spaces))
+            .route(
+                "/v1/spaces",
+                post().to(crate::web::api_spaces::api_space_create),
+            )
+            .route(
+                "/v1/spaces/{id}/members",
+                get().to(crate::web::api_spaces::api_members),
+            )
+            .route(
+                "/v1/spaces/{id}/members",
+                put().to(crate::web::api_spaces::api_member_put),
+            )
+            .route(
+                "/v1/documents/{id}/space",
+                post().to(crate::web::api_spaces::api_move),
+            ),
     )
     .service(
         scope("")
@@ -107,6 +125,16 @@ pub fn app(cfg: &mut ServiceConfig) {
                 resource("/setup/{token}")
                     .route(get().to(crate::web::setup::setup_form))
                     .route(post().to(crate::web::setup::setup)),
+            ))
+            .service(public(
+                resource("/join/{token}")
+                    .route(get().to(crate::web::invitations::join_form))
+                    .route(post().to(crate::web::invitations::join)),
+            ))
+            .service(public(
+                resource("/reset/{token}")
+                    .route(get().to(crate::web::invitations::reset_form))
+                    .route(post().to(crate::web::invitations::reset)),
             ))
             .service(public(
                 resource("/p/{token}").route(get().to(sharing::public_show)),
@@ -166,6 +194,8 @@ fn signed_in(cfg: &mut ServiceConfig) {
                 .route(get().to(sharing::share_page))
                 .route(post().to(sharing::share_update)),
         )
+        .route("/d/{id}/move", get().to(crate::web::moves::move_form))
+        .route("/d/{id}/move", post().to(crate::web::moves::move_apply))
         .route("/d/{id}/history", get().to(history::document_history))
         .route("/d/{id}/r/{rev}", get().to(history::revision_show))
         .route(
@@ -197,6 +227,28 @@ fn signed_in(cfg: &mut ServiceConfig) {
                 .route(post().to(admin::user_update)),
         )
         .route("/admin/audit", get().to(admin::audit_list))
+        .route("/spaces", get().to(crate::web::spaces::spaces_list))
+        .route("/spaces", post().to(crate::web::spaces::space_create))
+        .route("/spaces/{id}", get().to(crate::web::spaces::space_show))
+        .route("/spaces/{id}", post().to(crate::web::spaces::space_update))
+        .route("/admin/groups", get().to(crate::web::groups::groups_list))
+        .route("/admin/groups", post().to(crate::web::groups::group_create))
+        .route(
+            "/admin/groups/{id}",
+            get().to(crate::web::groups::group_show),
+        )
+        .route(
+            "/admin/groups/{id}",
+            post().to(crate::web::groups::group_update),
+        )
+        .route(
+            "/invitations",
+            get().to(crate::web::invitations::invite_form),
+        )
+        .route(
+            "/invitations",
+            post().to(crate::web::invitations::invite_make),
+        )
         .service(
             resource("/admin/import")
                 .route(get().to(xfer::import_form))

@@ -2,6 +2,7 @@
 //! the audit log. Knows nothing of HTTP.
 
 pub mod audit_log;
+pub mod invitations;
 pub mod manage;
 pub mod password;
 pub mod people;

@@ -32,6 +32,7 @@ mod pools;
 pub use pools::PoolGauge;
 mod group;
 pub mod search;
+pub mod teams;
 pub use sqlite_files::{close_file, open_file};
 mod schema;
 mod shm;

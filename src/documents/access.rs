@@ -49,11 +49,20 @@ pub async fn shares(db: &Db, doc_seq: i64) -> Result<Vec<Share>, crate::db::Erro
     crate::db::documents::shares::list(&db.read, doc_seq).await
 }
 
+/// The groups a document is shared with: (group id, name, may edit).
+pub async fn group_shares(
+    db: &Db,
+    doc_seq: i64,
+) -> Result<Vec<(i64, String, i64)>, crate::db::Error> {
+    crate::db::teams::groups::shares(&db.read, doc_seq).await
+}
+
 /// What the owner can change about who sees a document.
 pub enum Change<'a> {
     Visibility(&'a str),
     Share { username: &'a str, can_edit: bool },
     Unshare { user_id: i64 },
+    UnshareGroup { group_id: i64 },
     PublicLink(bool),
 }
 
@@ -74,11 +83,17 @@ pub async fn change(
             format!("{} visibility {v}", doc.id)
         }
         Change::Share { username, can_edit } => {
-            let user = crate::db::accounts::id_by_name(&*tx, username.trim()).await?;
-            let user = user.ok_or_else(|| {
-                DocError::Invalid(format!("There is no user called {:?}.", username.trim()))
-            })?;
-            shares::put(&*tx, doc.seq, user, can_edit).await?;
+            let name = username.trim();
+            match crate::db::accounts::id_by_name(&*tx, name).await? {
+                Some(user) => shares::put(&*tx, doc.seq, user, can_edit).await?,
+                None => {
+                    let group = crate::db::teams::groups::id_by_name(&*tx, name).await?;
+                    let group = group.ok_or_else(|| {
+                        DocError::Invalid(format!("There is no person or group called {name:?}."))
+                    })?;
+                    crate::db::teams::groups::share(&*tx, doc.seq, group, can_edit).await?;
+                }
+            }
             format!(
                 "{} shared with {} ({})",
                 doc.id,
@@ -89,6 +104,10 @@ pub async fn change(
         Change::Unshare { user_id } => {
             shares::remove(&*tx, doc.seq, user_id).await?;
             format!("{} unshared from user {user_id}", doc.id)
+        }
+        Change::UnshareGroup { group_id } => {
+            crate::db::teams::groups::unshare(&*tx, doc.seq, group_id).await?;
+            format!("{} unshared from group {group_id}", doc.id)
         }
         Change::PublicLink(on) => {
             let token = on.then(crate::random::random_token);

@@ -42,6 +42,7 @@ async fn insert_new(
         render_version: RENDER_VERSION,
         cjk: &cjk,
         owner,
+        space: None,
         now,
     };
     let created = store::insert(tx, row).await?;

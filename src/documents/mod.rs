@@ -37,7 +37,7 @@ mod valid;
 
 use crate::db::documents as store;
 use crate::db::documents::grouped::{self, QueuedDocument, QueuedRevision};
-pub use crate::db::documents::listing::{Listing, Order, Owner, Sort};
+pub use crate::db::documents::listing::{InSpace, Listing, Order, Owner, Sort};
 use crate::db::documents::revisions::StoredText;
 pub use crate::db::documents::{Document, Summary, dump};
 pub use access::{Access, Actor};
@@ -197,11 +197,30 @@ pub fn stored_len(body: &str) -> usize {
 /// index text, the compressed text) is done before the writer is taken, and it
 /// is written in a transaction it may share with other writes.
 pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
+    create_in(db, doc, actor, None).await
+}
+
+/// `create`, in space `asked` (none: where the actor last made one, else the
+/// team space, else their personal space); the actor must be able to edit there.
+pub async fn create_in(
+    db: &Db,
+    doc: Valid,
+    actor: Option<Actor<'_>>,
+    asked: Option<InSpace>,
+) -> Result<Document, DocError> {
+    let space = match actor {
+        Some(a) => crate::teams::space_for_new(db, a.user_id, asked).await?,
+        None => match asked {
+            Some(InSpace::Id(n)) => Some(n),
+            _ => None,
+        },
+    };
     let id = DocId::random();
     let page = render::RenderedPage::render(doc.body(), Some(id.as_str()))?;
     let new = QueuedDocument {
         id: id.as_str().to_owned(),
         owner: access::viewer(actor),
+        space,
         fields: doc.fields(),
         html: page.packed,
         render_version: RENDER_VERSION,

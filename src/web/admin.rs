@@ -143,6 +143,9 @@ pub async fn user_update(
             manage::set_disabled(&state.db, &admin.0, id, false).await,
             Message::AccountEnabled,
         ),
+        "reset-link" => {
+            return super::invitations::reset_link(&req, &state, &admin.0, id).await;
+        }
         "password" => (
             manage::reset_password(&state.db, &admin.0, id, form.require("password")?).await,
             Message::PasswordReset,

@@ -127,7 +127,7 @@ pub async fn api_list(
         (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
             headers(("WWW-Authenticate" = String))),
         (status = 413, description = "The text is over the server's size cap (the message says by how much)", body = ErrorJson),
-        (status = 422, description = "The title is empty or too long", body = ErrorJson),
+        (status = 422, description = "The title is empty or too long, or the space is not one the user may write in", body = ErrorJson),
     )
 )]
 pub async fn api_create(
@@ -136,7 +136,12 @@ pub async fn api_create(
     input: web::Json<DocInput>,
 ) -> Result<HttpResponse, ApiError> {
     let valid = input.valid(state.config.max_doc_bytes)?;
-    let doc = documents::create(&state.db, valid, Some(actor(&user))).await?;
+    let space = match input.space {
+        None => None,
+        Some(0) => Some(documents::InSpace::Personal),
+        Some(n) => Some(documents::InSpace::Id(n)),
+    };
+    let doc = documents::create_in(&state.db, valid, Some(actor(&user)), space).await?;
     let mut res = doc_response(StatusCode::CREATED, &doc);
     res.headers_mut().insert(
         header::LOCATION,

@@ -14,7 +14,7 @@ use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 use super::respond;
-use super::{api, api_attachments, api_places};
+use super::{api, api_attachments, api_places, api_spaces};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -37,11 +37,20 @@ use super::{api, api_attachments, api_places};
         api_attachments::api_download,
         api_attachments::api_detach,
         api_places::api_folders,
-        api_places::api_tags
+        api_places::api_tags,
+        api_spaces::api_spaces,
+        api_spaces::api_space_create,
+        api_spaces::api_members,
+        api_spaces::api_member_put,
+        api_spaces::api_move
     ),
     modifiers(&Bearer),
     security(("bearer" = [])),
-    tags((name = "documents", description = "Documents: Markdown text with a version")),
+    tags(
+        (name = "documents", description = "Documents: Markdown text with a version"),
+        (name = "spaces", description = "Spaces: shared places whose members read, edit or manage \
+            what is in them. A document is in one space, or in its owner's personal space."),
+    ),
 )]
 struct Description;
 

@@ -30,6 +30,8 @@ pub struct DocJson<'a> {
     folder: &'a str,
     /// Its tags, lower case.
     tags: &'a [String],
+    /// The space it is in (`GET /api/v1/spaces`); null: its owner's personal space.
+    space: Option<i64>,
 }
 
 /// A version as an `ETag` (and `If-Match`) carries it.
@@ -49,6 +51,7 @@ pub fn doc_response(status: StatusCode, d: &Document) -> HttpResponse {
             updated_at: d.updated_at,
             folder: &d.folder,
             tags: &d.tags,
+            space: d.space_id,
         })
 }
 
@@ -137,6 +140,12 @@ pub struct DocInput {
     /// commas). Left out: none for a new document, unchanged for a saved one.
     #[schema(max_items = 30, value_type = Option<Vec<TagText>>)]
     pub tags: Option<Vec<String>>,
+    /// A new document's space (`GET /api/v1/spaces`; the user must be able to
+    /// edit there), 0 for the user's personal space. Left out: where the user
+    /// last made one, else the team space. A save ignores it (moving is
+    /// `POST /api/v1/documents/{id}/space`).
+    #[schema(minimum = 0)]
+    pub space: Option<i64>,
 }
 
 /// One tag as the API takes it (the description's only: the field is a

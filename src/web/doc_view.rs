@@ -30,6 +30,9 @@ pub struct DocView {
     pub tags: Vec<String>,
     /// The documents the reader may read that link to this one: (id, title).
     pub linked_from: Vec<(String, String)>,
+    /// Where it is and who reads it there: ("Engineering · 14 people", its list's
+    /// query), or the owner's personal space.
+    pub space: (String, String),
 }
 
 impl DocView {
@@ -82,6 +85,23 @@ impl From<&Document> for DocView {
             crumbs: documents::place::breadcrumbs(&d.folder),
             tags: d.tags.clone(),
             linked_from: Vec::new(),
+            space: match (&d.space_name, d.space_id) {
+                (Some(name), Some(id)) => (
+                    format!(
+                        "{name} · {}",
+                        counted(d.space_people.max(0) as u64, "person", "people")
+                    ),
+                    format!("space={id}"),
+                ),
+                _ if is_owner => ("Personal".to_owned(), "space=personal".to_owned()),
+                _ => (
+                    format!(
+                        "{}'s personal space",
+                        d.owner_name.as_deref().unwrap_or("someone")
+                    ),
+                    "owner=shared".to_owned(),
+                ),
+            },
         }
     }
 }

@@ -40,9 +40,10 @@ pub async fn document_list(
             None => documents::places(&state.db, who).await.map(Arc::new),
         }
     };
-    let ((rows, total), places) = futures_util::future::try_join(
+    let ((rows, total), places, spaces) = futures_util::future::try_join3(
         documents::list_knowing(&state.db, page, &listing, who, known_total),
         places,
+        crate::teams::spaces::names(&state.db, viewer),
     )
     .await?;
     if known_places.is_none() || known_total.is_none() {
@@ -59,6 +60,7 @@ pub async fn document_list(
         Places {
             folders: places.0,
             tags: places.1,
+            spaces,
         },
     );
     Ok(respond::fragment(StatusCode::OK, "Documents", &partial))
@@ -72,6 +74,8 @@ pub struct NewQuery {
     title: Option<String>,
     /// An unsaved new document to go on writing (its draft's key).
     draft: Option<String>,
+    /// The space to offer (a "New document" link from a space's list).
+    space: Option<String>,
 }
 
 pub async fn document_new(
@@ -89,9 +93,16 @@ pub async fn document_new(
         .take(200)
         .collect();
     let folder = folder.and_then(Result::ok).unwrap_or_default();
+    let asked = query.space.as_deref().and_then(documents::InSpace::parse);
+    let chosen = match crate::teams::space_for_new(&state.db, user.0.id, asked).await {
+        Ok(Some(id)) => id.to_string(),
+        Ok(None) | Err(_) => "personal".to_owned(),
+    };
+    let writable = super::spaces::writable(&state, &user).await?;
     let mut form = EditForm::new_document(state.config.max_doc_bytes)
         .with_text(title.trim().to_owned(), String::new())
         .placed(folder, String::new());
+    form.place = form.place.map(|p| p.in_spaces(chosen, writable));
     // Going on with an unsaved new document: its text, under its own key.
     if let Some(key) = documents::new_drafts::key(query.draft.as_deref())
         && let Some(d) = documents::new_drafts::find(&state.db, actor(&user), &key).await?
@@ -114,7 +125,8 @@ pub async fn document_create(
         Err(e) => return Err(AppError::from_doc(e, mine)),
     };
     let key = mine.draft_key.clone();
-    let doc = documents::create(&state.db, valid, Some(actor(&user)))
+    let space = form.get("space").and_then(documents::InSpace::parse);
+    let doc = documents::create_in(&state.db, valid, Some(actor(&user)), space)
         .await
         .map_err(|e| AppError::from_doc(e, mine))?;
     // The document holds the text now; its draft would only be offered again.

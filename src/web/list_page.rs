@@ -23,6 +23,8 @@ pub struct DocRow {
     /// Its folder (empty for the root) and tags, where the listing read them.
     pub folder: String,
     pub tags: Vec<String>,
+    /// The space it is in, where the listing read it ("Personal": the viewer's own).
+    pub space: Option<String>,
 }
 
 impl DocRow {
@@ -35,6 +37,11 @@ impl DocRow {
                 sharing_note(&s.visibility, s.shared_with, s.public_token.is_some())
             } else {
                 None
+            },
+            space: match (&s.space_name, mine) {
+                (Some(name), _) => Some(name.clone()),
+                (None, true) => Some("Personal".to_owned()),
+                (None, false) => None,
             },
             ..Self::from(s)
         }
@@ -54,6 +61,7 @@ impl From<&Summary> for DocRow {
             sharing: None,
             folder: s.folder.clone(),
             tags: s.tag_list().into_iter().map(str::to_owned).collect(),
+            space: None,
         }
     }
 }
@@ -82,12 +90,19 @@ pub struct ListPartial {
     pub tree: Vec<Step>,
     /// The tags of what the reader may read, most used first, with counts.
     pub tags: Vec<(String, i64)>,
+    /// The space the list is narrowed to (a parameter: `personal` or its
+    /// number; empty for all) and its name, and the spaces to choose from.
+    pub space: String,
+    pub space_name: String,
+    pub spaces: Vec<(String, String)>,
 }
 
 /// The folders and tags the list page shows beside the documents.
 pub struct Places {
     pub folders: Vec<(String, i64)>,
     pub tags: Vec<(String, i64)>,
+    /// The spaces the reader may read in: (id, name).
+    pub spaces: Vec<(i64, String)>,
 }
 
 impl ListPartial {
@@ -119,6 +134,25 @@ impl ListPartial {
             keep_sort: sort_only.query(),
             tree: folder_tree::steps(&places.folders, listing.folder.as_deref()),
             tags: places.tags,
+            space: listing.space.map(|s| s.param()).unwrap_or_default(),
+            space_name: match listing.space {
+                Some(crate::documents::InSpace::Personal) => "Personal".to_owned(),
+                Some(crate::documents::InSpace::Id(n)) => places
+                    .spaces
+                    .iter()
+                    .find(|(id, _)| *id == n)
+                    .map(|(_, name)| name.clone())
+                    .unwrap_or_default(),
+                None => String::new(),
+            },
+            spaces: std::iter::once(("personal".to_owned(), "Personal".to_owned()))
+                .chain(
+                    places
+                        .spaces
+                        .into_iter()
+                        .map(|(id, name)| (id.to_string(), name)),
+                )
+                .collect(),
         }
     }
 

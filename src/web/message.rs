@@ -30,11 +30,18 @@ pub enum Message {
     AdminTaken,
     AccountDeleted,
     SignedOut,
+    SpaceSaved,
+    SpaceRemoved,
+    MembersSaved,
+    GroupSaved,
+    DocumentMoved,
+    Welcome,
+    PasswordSet,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 24] = [
+    pub const ALL: [Self; 31] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -59,6 +66,13 @@ impl Message {
         Self::AdminTaken,
         Self::AccountDeleted,
         Self::SignedOut,
+        Self::SpaceSaved,
+        Self::SpaceRemoved,
+        Self::MembersSaved,
+        Self::GroupSaved,
+        Self::DocumentMoved,
+        Self::Welcome,
+        Self::PasswordSet,
     ];
 
     /// The message's code (for `?m=`) beside its text.
@@ -121,6 +135,16 @@ impl Message {
                 "Account deleted; its documents have their new owner.",
             ),
             Self::SignedOut => ("signed-out", "Signed out."),
+            Self::SpaceSaved => ("space-saved", "Space saved."),
+            Self::SpaceRemoved => (
+                "space-removed",
+                "Space removed: its documents are back in their owners' personal spaces.",
+            ),
+            Self::MembersSaved => ("members-saved", "Members saved."),
+            Self::GroupSaved => ("group-saved", "Group saved."),
+            Self::DocumentMoved => ("document-moved", "Moved: who can read it changed as shown."),
+            Self::Welcome => ("welcome", "Welcome to quire: your account is ready."),
+            Self::PasswordSet => ("password-set", "Your new password is set; sign in with it."),
         }
     }
 

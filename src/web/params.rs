@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer};
 
 use super::middleware::session::CurrentUser;
-use crate::documents::{Actor, DocId, Listing, Order, Owner, Sort, place};
+use crate::documents::{Actor, DocId, InSpace, Listing, Order, Owner, Sort, place};
 use crate::web::error::AppError;
 
 #[derive(Deserialize)]
@@ -45,6 +45,10 @@ pub struct ListQuery {
     /// Only documents with this tag (case aside).
     #[serde(default, deserialize_with = "empty_as_none")]
     tag: Option<String>,
+    /// Only documents in this space: its number (`GET /api/v1/spaces`), or
+    /// `personal` for the reader's personal space.
+    #[serde(default, deserialize_with = "empty_as_none")]
+    space: Option<String>,
 }
 
 impl ListQuery {
@@ -64,12 +68,20 @@ impl ListQuery {
             Some(Err(e)) => return Err(e.to_string()),
             None => None,
         };
+        let space = match self.space.as_deref() {
+            Some(s) => Some(
+                InSpace::parse(s)
+                    .ok_or_else(|| format!("There is no space {s:?}: name one by its number."))?,
+            ),
+            None => None,
+        };
         Ok(Listing {
             sort: self.sort.unwrap_or_default(),
             order: self.order,
             owner: self.owner,
             folder,
             tag,
+            space,
         })
     }
 }

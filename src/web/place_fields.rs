@@ -11,6 +11,11 @@ pub struct PlaceFields {
     pub tags: String,
     /// Folders in use, offered while typing (the edit and new pages only).
     pub known: Vec<String>,
+    /// A new document's space as a query parameter says it (`personal`, or a
+    /// space's number); empty: where its writer last made one.
+    pub space: String,
+    /// The spaces a new document may go to: (parameter, name); the new page only.
+    pub spaces: Vec<(String, String)>,
 }
 
 impl PlaceFields {
@@ -19,7 +24,7 @@ impl PlaceFields {
         Self {
             folder: doc.folder.clone(),
             tags: doc.tags.join(", "),
-            known: Vec::new(),
+            ..Self::default()
         }
     }
 
@@ -32,8 +37,20 @@ impl PlaceFields {
         Some(Self {
             folder: folder.unwrap_or_default().to_owned(),
             tags: tags.unwrap_or_default().to_owned(),
-            known: Vec::new(),
+            ..Self::default()
         })
+    }
+
+    /// A new document's space choice: the spaces its writer may write in, and
+    /// the one chosen.
+    pub fn in_spaces(self, chosen: String, spaces: Vec<(i64, String)>) -> Self {
+        let mut offered = vec![("personal".to_owned(), "Personal (only you)".to_owned())];
+        offered.extend(spaces.into_iter().map(|(id, name)| (id.to_string(), name)));
+        Self {
+            space: chosen,
+            spaces: offered,
+            ..self
+        }
     }
 
     /// With the folders in use offered.

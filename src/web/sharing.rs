@@ -22,6 +22,8 @@ struct SharePartial {
     title: String,
     visibility: String,
     shares: Vec<Share>,
+    /// The groups it is shared with: (id, name, may edit).
+    group_shares: Vec<(i64, String, i64)>,
     public_url: Option<String>,
     /// Why the last "Share" did not go through, beside the name as it was typed.
     share_error: Option<String>,
@@ -55,6 +57,9 @@ async fn sharing_page(
     let shares = access::shares(&state.db, doc.seq)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
+    let group_shares = access::group_shares(&state.db, doc.seq)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
     let base = super::client::public_base(req, &state.config);
     let public_url = doc.public_token.as_ref().map(|t| format!("{base}/p/{t}"));
     let status = match refused {
@@ -73,6 +78,7 @@ async fn sharing_page(
             title: doc.title,
             visibility: doc.visibility,
             shares,
+            group_shares,
             public_url,
             share_error,
             username,
@@ -100,6 +106,12 @@ pub async fn share_update(
                 .require("user_id")?
                 .parse()
                 .map_err(|_| AppError::BadRequest("No such user id.".into()))?,
+        },
+        "unshare-group" => Change::UnshareGroup {
+            group_id: form
+                .require("group_id")?
+                .parse()
+                .map_err(|_| AppError::BadRequest("No such group id.".into()))?,
         },
         "link-on" => Change::PublicLink(true),
         "link-off" => Change::PublicLink(false),

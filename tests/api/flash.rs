@@ -256,6 +256,54 @@ async fn admin(app: &TestApp, shown: &mut Shown) {
         .await;
 }
 
+/// Spaces, groups and moving documents between spaces.
+async fn teams(app: &TestApp, shown: &mut Shown) {
+    let made = |path: String| path.split('?').next().unwrap_or_default().to_owned();
+    let res = app.post_form("/spaces", &[("name", "Garden club")]).await;
+    let (a_, b_) = (made(location(&res)), String::new());
+    let res = app.post_form("/spaces", &[("name", "Book club")]).await;
+    let b_ = b_ + &made(location(&res));
+    shown
+        .compare(
+            app,
+            post("/spaces", &[("name", "Choir")]),
+            post("/spaces", &[("name", "Band")]),
+        )
+        .await;
+    let member = [("action", "member"), ("name", "alice"), ("role", "manage")];
+    shown
+        .compare(app, post(&a_, &member), post(&b_, &member))
+        .await;
+    shown
+        .compare(
+            app,
+            post("/admin/groups", &[("name", "Gardeners")]),
+            post("/admin/groups", &[("name", "Readers")]),
+        )
+        .await;
+    let team: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let team = team.to_string();
+    let (one, two) = (
+        app.create_document("Moved", "x").await,
+        app.create_document("Moved", "x").await,
+    );
+    let to = [("to", team.as_str())];
+    shown
+        .compare(
+            app,
+            post(format!("/d/{one}/move"), &to),
+            post(format!("/d/{two}/move"), &to),
+        )
+        .await;
+    let remove = [("action", "delete"), ("confirm", "yes")];
+    shown
+        .compare(app, post(&a_, &remove), post(&b_, &remove))
+        .await;
+}
+
 #[tokio::test]
 async fn every_message_reads_the_same_with_and_without_javascript() {
     let app = spawn_app().await;
@@ -265,17 +313,18 @@ async fn every_message_reads_the_same_with_and_without_javascript() {
     folders_and_chosen(&app, &mut shown).await;
     account(&app, &mut shown).await;
     admin(&app, &mut shown).await;
+    teams(&app, &mut shown).await;
 
     let differ: Vec<_> = shown.both.iter().filter(|(js, page)| js != page).collect();
     assert!(
         differ.is_empty(),
         "(with htmx, without JavaScript): {differ:#?}"
     );
-    // Every message an action answers with is among those compared; signing out
-    // is always a plain redirect.
+    // Every message an action answers with is among those compared; signing out,
+    // joining and setting a password by link are always plain redirects.
     let untried: Vec<_> = Message::ALL
         .into_iter()
-        .filter(|m| *m != Message::SignedOut)
+        .filter(|m| ![Message::SignedOut, Message::Welcome, Message::PasswordSet].contains(m))
         .filter(|m| !shown.both.iter().any(|(js, _)| js == m.text()))
         .collect();
     assert!(untried.is_empty(), "not compared: {untried:?}");

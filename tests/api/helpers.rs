@@ -275,10 +275,14 @@ impl TestApp {
             .expect("POST")
     }
 
-    /// Creates a document and returns its id.
+    /// Creates a document in alice's personal space (only she reads it) and
+    /// returns its id.
     pub async fn create_document(&self, title: &str, body: &str) -> String {
         let res = self
-            .post_form("/docs", &[("title", title), ("body", body)])
+            .post_form(
+                "/docs",
+                &[("title", title), ("body", body), ("space", "personal")],
+            )
             .await;
         assert_eq!(
             res.status(),
@@ -361,6 +365,7 @@ pub async fn someone_elses_private_document(
     let (client, csrf) = sign_in(&app.address, username, PASSWORD).await;
     let mut form = fields.to_vec();
     form.push(("csrf", &csrf));
+    form.push(("space", "personal"));
     let res = client
         .post(format!("{}/docs", app.address))
         .form(&form)

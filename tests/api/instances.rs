@@ -280,6 +280,7 @@ async fn a_share_revoked_on_one_instance_ends_on_the_other_within_a_second() {
         .form(&[
             ("title", "Plans"),
             ("body", "for bob, for now"),
+            ("space", "personal"),
             ("csrf", &csrf),
         ])
         .send()

@@ -44,6 +44,7 @@ async fn bobs_document(
             ("body", "a rake"),
             ("folder", folder),
             ("tags", tag),
+            ("space", "personal"),
             ("csrf", &csrf),
         ])
         .send()

@@ -100,7 +100,12 @@ async fn mine_and_shared_with_me_split_the_list_by_owner() {
     for (title, visibility) in [("Bob's open plan", "read"), ("Bob's diary", "private")] {
         let res = bob
             .post(format!("{}/docs", app.address))
-            .form(&[("title", title), ("body", "text"), ("csrf", &bob_csrf)])
+            .form(&[
+                ("title", title),
+                ("body", "text"),
+                ("space", "personal"),
+                ("csrf", &bob_csrf),
+            ])
             .send()
             .await
             .unwrap();

@@ -82,7 +82,11 @@ async fn a_deleted_account_leaves_its_documents_with_the_chosen_owner() {
     };
     let made = post(
         "/docs",
-        vec![("title", "Bob's plan".into()), ("body", "steps".into())],
+        vec![
+            ("title", "Bob's plan".into()),
+            ("body", "steps".into()),
+            ("space", "personal".into()),
+        ],
     )
     .await
     .unwrap();

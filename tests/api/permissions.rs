@@ -304,7 +304,7 @@ async fn sharing_with_a_name_nobody_has_says_so_on_the_sharing_page_with_the_nam
     let page = res.text().await.unwrap();
     assert!(page.contains("<h1>Sharing</h1>"), "{page}");
     assert!(
-        page.contains(r#"There is no user called &#34;bobb&#34;."#),
+        page.contains(r#"There is no person or group called &#34;bobb&#34;."#),
         "{page}"
     );
     assert!(page.contains(r#"name="username" value="bobb""#), "{page}");

@@ -94,6 +94,7 @@ pub async fn insert(
     }
     .insert(conn.sea())
     .await?;
+    crate::db::teams::spaces::join_defaults(conn, row.id).await?;
     Ok(user_of(row))
 }
 

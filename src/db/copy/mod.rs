@@ -153,6 +153,12 @@ async fn copy_all(
         .begin_write()
         .await
         .context("starting the target transaction")?;
+    // The schema makes the team space; a target nobody has signed up to yet
+    // takes the source's spaces instead.
+    crate::db::query("DELETE FROM spaces WHERE NOT EXISTS (SELECT 1 FROM users)")
+        .execute(&*tx)
+        .await
+        .context("clearing the target's own team space")?;
     let mut filled = Vec::new();
     for table in tables {
         let any: bool =

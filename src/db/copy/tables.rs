@@ -40,7 +40,12 @@ pub const NOT_COPIED: &[&str] = &[
 /// order, identity column). The columns come from the entities.
 const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("users", &["id"], Some("id")),
+    ("spaces", &["id"], Some("id")),
+    ("user_groups", &["id"], Some("id")),
+    ("group_members", &["group_id", "user_id"], None),
+    ("space_members", &["id"], Some("id")),
     ("documents", &["seq"], Some("seq")),
+    ("document_group_shares", &["doc_seq", "group_id"], None),
     ("revision_texts", &["depth", "doc_seq", "hash"], None),
     ("revisions", &["doc_seq", "rev"], None),
     ("document_shares", &["doc_seq", "user_id"], None),
@@ -52,6 +57,7 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("document_files", &["doc_seq", "name"], None),
     ("audit_log", &["id"], Some("id")),
     ("login_failures", &["key", "at"], None),
+    ("invitations", &["token_hash"], None),
 ];
 
 /// Every table the copy moves, in order; refuses an entity the list above

@@ -47,21 +47,56 @@ impl Access {
 }
 
 /// The viewer's access to `documents` rows (3 own, 2 edit, 1 read, 0 none), with
-/// the viewer's id as `$2`; no viewer is quire itself.
-const ACCESS_SQL: &str = "CASE
+/// the viewer's id as `$2`; no viewer is quire itself. The highest of what
+/// grants it: owning it, no owner, "everyone signed in", a share with the viewer
+/// or one of their groups, the viewer's role in its space (through themselves or
+/// a group; manage edits).
+static ACCESS_SQL: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "CASE
     WHEN $2 IS NULL OR owner_id = $2 THEN 3
     WHEN owner_id IS NULL OR visibility = 'edit' OR EXISTS (SELECT 1 FROM document_shares s
-        WHERE s.doc_seq = documents.seq AND s.user_id = $2 AND s.can_edit = 1) THEN 2
+        WHERE s.doc_seq = documents.seq AND s.user_id = $2 AND s.can_edit = 1)
+      OR {group_edit} OR documents.space_id IN {spaces_edit} THEN 2
     WHEN visibility = 'read' OR EXISTS (SELECT 1 FROM document_shares s
-        WHERE s.doc_seq = documents.seq AND s.user_id = $2) THEN 1
-    ELSE 0 END";
+        WHERE s.doc_seq = documents.seq AND s.user_id = $2)
+      OR {group_read} OR documents.space_id IN {spaces_read} THEN 1
+    ELSE 0 END",
+        group_edit = group_shared("documents", "$2", true),
+        group_read = group_shared("documents", "$2", false),
+        spaces_edit = spaces_of("$2", 2),
+        spaces_read = spaces_of("$2", 1),
+    )
+});
 
-/// Who else sees a document, as two columns: how many people it is shared with
-/// by name, and its owner's name; `doc` names the documents table or its alias.
+/// The ids of the spaces where `viewer` has at least `role`, themselves or
+/// through a group: a subquery that does not depend on the row, so a listing
+/// finds them once.
+pub(crate) fn spaces_of(viewer: &str, role: i64) -> String {
+    format!(
+        "(SELECT m.space_id FROM space_members m WHERE m.role >= {role} AND (m.user_id = {viewer}
+            OR m.group_id IN (SELECT gm.group_id FROM group_members gm WHERE gm.user_id = {viewer})))"
+    )
+}
+
+/// Whether document `doc` is shared with a group `viewer` is in (to edit, when `edit`).
+fn group_shared(doc: &str, viewer: &str, edit: bool) -> String {
+    format!(
+        "EXISTS (SELECT 1 FROM document_group_shares gs WHERE gs.doc_seq = {doc}.seq{can_edit}
+            AND gs.group_id IN (SELECT gm.group_id FROM group_members gm WHERE gm.user_id = {viewer}))",
+        can_edit = if edit { " AND gs.can_edit = 1" } else { "" }
+    )
+}
+
+/// Who else sees a document, as columns: how many people and groups it is
+/// shared with by name, its owner's name, its space's name and how many people
+/// are members of that space; `doc` names the documents table or its alias.
 pub(crate) fn sharing_columns(doc: &str) -> String {
     format!(
-        "(SELECT COUNT(*) FROM document_shares sw WHERE sw.doc_seq = {doc}.seq) AS shared_with,
-         (SELECT username FROM users ow WHERE ow.id = {doc}.owner_id) AS owner_name"
+        "(SELECT COUNT(*) FROM document_shares sw WHERE sw.doc_seq = {doc}.seq)
+          + (SELECT COUNT(*) FROM document_group_shares gw WHERE gw.doc_seq = {doc}.seq) AS shared_with,
+         (SELECT username FROM users ow WHERE ow.id = {doc}.owner_id) AS owner_name,
+         (SELECT name FROM spaces sp WHERE sp.id = {doc}.space_id) AS space_name"
     )
 }
 
@@ -70,8 +105,12 @@ pub(crate) fn sharing_columns(doc: &str) -> String {
 pub fn visible(viewer_param: &str) -> String {
     format!(
         "({v} IS NULL OR d.owner_id IS NULL OR d.owner_id = {v} OR d.visibility <> 'private'
-          OR EXISTS (SELECT 1 FROM document_shares s WHERE s.doc_seq = d.seq AND s.user_id = {v}))",
-        v = viewer_param
+          OR d.space_id IN {spaces}
+          OR EXISTS (SELECT 1 FROM document_shares s WHERE s.doc_seq = d.seq AND s.user_id = {v})
+          OR {groups})",
+        v = viewer_param,
+        spaces = spaces_of(viewer_param, 1),
+        groups = group_shared("d", viewer_param, false),
     )
 }
 
@@ -91,11 +130,23 @@ pub(crate) fn level(viewer_param: &str) -> String {
 /// for the session and the page, see `db::accounts::sessions::find_live_with_document`).
 pub(crate) fn access_for(viewer_expr: &str) -> String {
     format!(
-        "{}, {} AS access, {}, {}",
+        "{}, {} AS access, {}, {}, {}",
         *COLUMNS,
         ACCESS_SQL.replace("$2", viewer_expr),
         sharing_columns("documents"),
-        linked_column("documents")
+        linked_column("documents"),
+        space_people_column("documents")
+    )
+}
+
+/// `space_people`: how many people are members of `doc`'s space, themselves
+/// or through a group (a document's page says it).
+fn space_people_column(doc: &str) -> String {
+    format!(
+        "(SELECT count(*) FROM (SELECT m.user_id AS u FROM space_members m
+              WHERE m.space_id = {doc}.space_id AND m.user_id IS NOT NULL
+            UNION SELECT gm.user_id FROM space_members m JOIN group_members gm ON gm.group_id = m.group_id
+              WHERE m.space_id = {doc}.space_id) p) AS space_people"
     )
 }
 
@@ -120,10 +171,12 @@ pub async fn find_with_access(
 ) -> Result<Option<Document>, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT {}, {ACCESS_SQL} AS access, {}, {} FROM documents WHERE id = $1",
+            "SELECT {}, {} AS access, {}, {}, {} FROM documents WHERE id = $1",
             *COLUMNS,
+            *ACCESS_SQL,
             sharing_columns("documents"),
-            linked_column("documents")
+            linked_column("documents"),
+            space_people_column("documents")
         )
     });
     crate::db::query_as::<Document>(SQL.as_str())

@@ -83,6 +83,8 @@ async fn next_version(tx: &WriteTx, version: &QueuedVersion) -> Result<Option<Do
 pub struct QueuedDocument {
     pub id: String,
     pub owner: Option<i64>,
+    /// Its space; none: the owner's personal space.
+    pub space: Option<i64>,
     pub fields: Fields,
     pub html: PackedHtml,
     pub render_version: i64,
@@ -110,9 +112,13 @@ async fn new_document(tx: &WriteTx, doc: &QueuedDocument) -> Result<Document, Er
         render_version: doc.render_version,
         cjk: &doc.cjk,
         owner: doc.owner,
+        space: doc.space,
         now: doc.now,
     };
     let created = insert(tx, row).await?;
+    if let Some(owner) = doc.owner {
+        crate::db::teams::spaces::set_last_written(tx, owner, doc.space).await?;
+    }
     let revision = &doc.revision;
     let first = NewRevision {
         doc_seq: created.seq,

@@ -34,6 +34,39 @@ pub enum Owner {
     Shared,
 }
 
+/// Which space a list is narrowed to: the reader's personal space, or a team space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InSpace {
+    Personal,
+    Id(i64),
+}
+
+impl InSpace {
+    /// From a query parameter: `personal` or a space's number.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim() {
+            "personal" => Some(Self::Personal),
+            n => n.parse().ok().filter(|n| *n > 0).map(Self::Id),
+        }
+    }
+
+    /// As a query parameter says it.
+    pub fn param(self) -> String {
+        match self {
+            Self::Personal => "personal".to_owned(),
+            Self::Id(n) => n.to_string(),
+        }
+    }
+
+    /// A `WHERE` condition on documents `d`, with the viewer's id as `viewer`.
+    pub fn condition(self, viewer: &str) -> String {
+        match self {
+            Self::Personal => format!("d.space_id IS NULL AND d.owner_id = {viewer}"),
+            Self::Id(n) => format!("d.space_id = {n}"),
+        }
+    }
+}
+
 /// A list's sort, direction and filters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Listing {
@@ -44,6 +77,8 @@ pub struct Listing {
     pub folder: Option<String>,
     /// Documents with this tag (as quire keeps tags: lower case).
     pub tag: Option<String>,
+    /// Documents in this space.
+    pub space: Option<InSpace>,
 }
 
 impl Listing {
@@ -78,6 +113,9 @@ impl Listing {
         }
         if let Some(owner) = self.owner {
             q.push_str(&format!("owner={}&", owner.as_str()));
+        }
+        if let Some(space) = self.space {
+            q.push_str(&format!("space={}&", space.param()));
         }
         if let Some(folder) = &self.folder {
             q.push_str(&format!("folder={}&", encoded(folder)));

@@ -23,6 +23,7 @@ mod store;
 
 pub(crate) use access::access_for;
 pub use access::{Access, find_with_access, owned, visible};
+pub(crate) use access::{level, spaces_of};
 pub use html::PackedHtml;
 pub use store::*;
 
@@ -62,6 +63,12 @@ pub struct Document {
     pub linked: bool,
     /// Who saved this version, where the query looked (a stale save's page names them).
     pub saved_by: Option<String>,
+    /// The space it is in; none: its owner's personal space.
+    pub space_id: Option<i64>,
+    /// That space's name, where the query looked it up.
+    pub space_name: Option<String>,
+    /// How many people are members of that space, where the query counted them.
+    pub space_people: i64,
 }
 
 impl crate::db::FromRow for Document {
@@ -96,6 +103,9 @@ impl crate::db::FromRow for Document {
             tags: tags_from_json(&row.get_or_default::<String>("tags")?),
             linked: row.get_or_default::<i64>("linked")? != 0,
             saved_by: row.get_or_default("saved_by")?,
+            space_id: row.get_or_default("space_id")?,
+            space_name: row.get_or_default("space_name")?,
+            space_people: row.get_or_default("space_people")?,
         })
     }
 }
@@ -142,8 +152,11 @@ pub struct Summary {
     pub folder: String,
     /// The tags, comma-separated, where the listing asked.
     pub tags: String,
+    /// Its space (none: its owner's personal space) and that space's name, where the listing asked.
+    pub space_id: Option<i64>,
+    pub space_name: Option<String>,
 }
-crate::db::from_row!(Summary { id, title, size, updated_at, deleted_at } defaults { owner_id, owner_name, visibility, shared_with, public_token, folder, tags });
+crate::db::from_row!(Summary { id, title, size, updated_at, deleted_at } defaults { owner_id, owner_name, visibility, shared_with, public_token, folder, tags, space_id, space_name });
 
 impl Summary {
     /// The tags one by one, in order.

@@ -23,17 +23,19 @@ pub struct NewRow<'a> {
     /// The text the CJK index reads (see `documents::cjk`).
     pub cjk: &'a str,
     pub owner: Option<i64>,
+    /// Its space; none: the owner's personal space.
+    pub space: Option<i64>,
     pub now: i64,
 }
 
 pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
-        let (columns, values) = fields_insert(8);
+        let (columns, values) = fields_insert(9);
         format!(
             "INSERT INTO documents
                  (id, html, html_z, render_version, version, created_at, updated_at, cjk,
-                  owner_id, links, {columns})
-             VALUES ($1, '', $2, $3, 1, $4, $4, $5, $6, $7, {values})
+                  owner_id, links, space_id, {columns})
+             VALUES ($1, '', $2, $3, 1, $4, $4, $5, $6, $7, $8, {values})
              RETURNING {}",
             *COLUMNS
         )
@@ -45,7 +47,8 @@ pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate
         .bind(row.now)
         .bind(row.cjk)
         .bind(row.owner)
-        .bind(row.html.links());
+        .bind(row.html.links())
+        .bind(row.space);
     bind_fields(query, row.fields).fetch_one(conn).await
 }
 
@@ -203,9 +206,9 @@ pub async fn list_live(
         Sort::Created => format!("created_at {direction}, id"),
         Sort::Title => format!("lower(title) {direction}, id"),
     };
-    let (narrow, values) = narrowed(listing, 4);
+    let (narrow, values) = narrowed(listing, 4, "$3");
     let sql = format!(
-        "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token, folder,
+        "SELECT id, title, size, updated_at, deleted_at, owner_id, visibility, public_token, folder, space_id,
                 (SELECT string_agg(t.tag, ',') FROM document_tags AS t WHERE t.doc_seq = d.seq)
                     AS tags, {}
          FROM documents AS d WHERE deleted_at IS NULL AND {}{}{narrow}
@@ -230,7 +233,7 @@ pub async fn count_live(
     viewer: Option<i64>,
     listing: &Listing,
 ) -> Result<i64, crate::db::Error> {
-    let (narrow, values) = narrowed(listing, 2);
+    let (narrow, values) = narrowed(listing, 2, "$1");
     let sql = format!(
         "SELECT count(*) FROM documents AS d WHERE deleted_at IS NULL AND {}{}{narrow}",
         access::visible("$1"),
@@ -244,11 +247,16 @@ pub async fn count_live(
     Ok(n)
 }
 
-/// The folder and tag filters as further `WHERE` conditions, their placeholders
-/// numbered from `$first`, and the values to bind to them in order.
-fn narrowed(listing: &Listing, first: usize) -> (String, Vec<String>) {
+/// The space, folder and tag filters as further `WHERE` conditions, their
+/// placeholders numbered from `$first` (the viewer's id is `viewer`), and the
+/// values to bind to them in order.
+fn narrowed(listing: &Listing, first: usize, viewer: &str) -> (String, Vec<String>) {
     let mut sql = String::new();
     let mut values = Vec::new();
+    if let Some(space) = listing.space {
+        sql.push_str(" AND ");
+        sql.push_str(&space.condition(viewer));
+    }
     if let Some(folder) = listing.folder.as_deref().filter(|f| !f.is_empty()) {
         let under = format!("{folder}/");
         let n = first + values.len();
@@ -277,7 +285,12 @@ fn owned_by(viewer: &str, owner: Option<Owner>) -> String {
     match owner {
         None => String::new(),
         Some(Owner::Me) => format!(" AND d.owner_id = {viewer}"),
-        Some(Owner::Shared) => format!(" AND (d.owner_id IS NULL OR d.owner_id <> {viewer})"),
+        // What reaches the viewer other than through their own spaces.
+        Some(Owner::Shared) => format!(
+            " AND (d.owner_id IS NULL OR d.owner_id <> {viewer})
+              AND (d.space_id IS NULL OR d.space_id NOT IN {})",
+            access::spaces_of(viewer, 1)
+        ),
     }
 }
 

@@ -32,6 +32,8 @@ pub struct Model {
     pub links: String,
     /// The file it was imported from (`tomatoes.md`); exports name it so.
     pub file_name: Option<String>,
+    /// The space it is in; none: its owner's personal space.
+    pub space_id: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -10,18 +10,24 @@ pub mod api_tokens;
 pub mod attachments;
 pub mod audit_log;
 pub mod document_files;
+pub mod document_group_shares;
 pub mod document_link_ends;
 pub mod document_links;
 pub mod document_shares;
 pub mod document_tags;
 pub mod documents;
 pub mod drafts;
+pub mod group_members;
+pub mod invitations;
 pub mod login_failures;
 pub mod new_drafts;
 pub mod quire_settings;
 pub mod revision_texts;
 pub mod revisions;
 pub mod sessions;
+pub mod space_members;
+pub mod spaces;
+pub mod user_groups;
 pub mod users;
 
 /// A column's kind of value, as a copy reads and writes it.
@@ -64,7 +70,13 @@ fn shape<E: EntityTrait>(entity: E) -> Result<Shape, String> {
 pub fn tables() -> Result<Vec<Shape>, String> {
     Ok(vec![
         shape(users::Entity)?,
+        shape(spaces::Entity)?,
+        shape(user_groups::Entity)?,
+        shape(group_members::Entity)?,
+        shape(space_members::Entity)?,
         shape(documents::Entity)?,
+        shape(document_group_shares::Entity)?,
+        shape(invitations::Entity)?,
         shape(revision_texts::Entity)?,
         shape(revisions::Entity)?,
         shape(document_shares::Entity)?,

@@ -12,6 +12,8 @@ pub struct Model {
     pub is_admin: i64,
     pub disabled_at: Option<i64>,
     pub created_at: i64,
+    /// Where they last made a document: 0 their personal space, else a space's id.
+    pub last_space_id: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

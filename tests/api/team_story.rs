@@ -1,0 +1,193 @@
+//! A fresh quire as a new team meets it: the admin invites a second person by
+//! link; they choose their own name and password, see and edit the team
+//! space's documents, write one the admin sees with no sharing step, and
+//! cannot read the admin's personal space. Invitations are one use and expire;
+//! a reset link sets a password once.
+
+use reqwest::StatusCode;
+
+use crate::helpers::{anonymous, location, spawn_app};
+
+/// The link the invitation page shows once.
+fn link_in(page: &str, path: &str) -> String {
+    let start = page.find(path).expect("the page shows the link");
+    page[start..]
+        .split(|c: char| c == '"' || c == '<' || c.is_whitespace())
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn an_invited_person_joins_the_team_space_and_never_sees_the_admins_personal_space() {
+    let app = spawn_app().await;
+    // The admin's first document goes to the team space; one kept personal.
+    let shared = app
+        .post_form(
+            "/docs",
+            &[("title", "Team plan"), ("body", "We ship on Friday.")],
+        )
+        .await;
+    let shared = location(&shared);
+    let mine = app
+        .create_document("Alice's diary", "Private thoughts.")
+        .await;
+    let page = app.get(&shared).await.text().await.unwrap();
+    assert!(
+        page.contains("Team · 1 person"),
+        "the page says where it is: {page}"
+    );
+
+    let invite = app.post_form("/invitations", &[("days", "7")]).await;
+    assert_eq!(invite.status(), StatusCode::OK);
+    let link = link_in(&invite.text().await.unwrap(), "/join/");
+    let path = link
+        .split_once("/join/")
+        .map(|(_, t)| format!("/join/{t}"))
+        .unwrap();
+
+    let (bea, csrf) = anonymous(&app.address).await;
+    let form = bea
+        .get(format!("{}{path}", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(form.status(), StatusCode::OK);
+    // A refused password keeps the name typed and the link unused.
+    let short = bea
+        .post(format!("{}{path}", app.address))
+        .form(&[("username", "bea"), ("password", "short"), ("csrf", &csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(short.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(short.text().await.unwrap().contains(r#"value="bea""#));
+    let joined = bea
+        .post(format!("{}{path}", app.address))
+        .form(&[
+            ("username", "bea"),
+            ("password", "a long enough password"),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(joined.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&joined), "/?m=welcome");
+
+    let home = bea
+        .get(format!("{}/", app.address))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        home.contains("Team plan"),
+        "bea sees the team's document: {home}"
+    );
+    assert!(!home.contains("Alice&#39;s diary") && !home.contains("Alice's diary"));
+    let diary = bea
+        .get(format!("{}/d/{mine}", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        diary.status(),
+        StatusCode::NOT_FOUND,
+        "the admin's personal space"
+    );
+    let edit = bea
+        .get(format!("{}{shared}/edit", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(edit.status(), StatusCode::OK, "bea edits in the team space");
+
+    // Bea's new document: the admin sees it, without any sharing step.
+    let csrf = crate::helpers::csrf_of(&home);
+    let made = bea
+        .post(format!("{}/docs", app.address))
+        .form(&[
+            ("title", "Bea's notes"),
+            ("body", "Hello team."),
+            ("csrf", &csrf),
+        ])
+        .send()
+        .await
+        .unwrap();
+    let made = location(&made);
+    let seen = app.get(&made).await;
+    assert_eq!(
+        seen.status(),
+        StatusCode::OK,
+        "the admin reads bea's document"
+    );
+    assert!(seen.text().await.unwrap().contains("Team · 2 people"));
+
+    // The link worked once.
+    let again = anonymous(&app.address)
+        .await
+        .0
+        .get(format!("{}{path}", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::GONE);
+}
+
+#[tokio::test]
+async fn a_reset_link_sets_a_new_password_once_and_only_an_admin_makes_one() {
+    let app = spawn_app().await;
+    quire::accounts::create_user(&app.db, "bo", crate::helpers::PASSWORD, false)
+        .await
+        .unwrap();
+    let bo: i64 = quire::db::query_scalar("SELECT id FROM users WHERE username = 'bo'")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let made = app
+        .post_form(&format!("/admin/users/{bo}"), &[("action", "reset-link")])
+        .await;
+    assert_eq!(made.status(), StatusCode::OK);
+    let link = link_in(&made.text().await.unwrap(), "/reset/");
+    let path = link
+        .split_once("/reset/")
+        .map(|(_, t)| format!("/reset/{t}"))
+        .unwrap();
+    let (client, csrf) = anonymous(&app.address).await;
+    let set = client
+        .post(format!("{}{path}", app.address))
+        .form(&[("password", "a brand new password"), ("csrf", &csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(set.status(), StatusCode::SEE_OTHER);
+    crate::helpers::sign_in(&app.address, "bo", "a brand new password").await;
+    let again = client
+        .post(format!("{}{path}", app.address))
+        .form(&[("password", "another new password"), ("csrf", &csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::UNPROCESSABLE_ENTITY, "one use");
+
+    // Someone who is no admin cannot make one, nor an invitation.
+    let (bo_client, bo_csrf) =
+        crate::helpers::sign_in(&app.address, "bo", "a brand new password").await;
+    let refused = bo_client
+        .post(format!("{}/admin/users/{bo}", app.address))
+        .form(&[("action", "reset-link"), ("csrf", &bo_csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let refused = bo_client
+        .post(format!("{}/invitations", app.address))
+        .form(&[("days", "7"), ("csrf", &bo_csrf)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+}
