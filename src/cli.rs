@@ -63,6 +63,10 @@ pub enum Command {
         /// the folder (by default each link is skipped and named).
         #[arg(long)]
         follow_symlinks: bool,
+        /// Put the documents in this space (by name): its members read them.
+        /// Without it each goes to its owner's personal space.
+        #[arg(long, value_name = "NAME")]
+        space: Option<String>,
     },
     /// Export documents to a zip of Markdown files with front matter and a manifest.
     Export {
@@ -120,6 +124,20 @@ pub enum Command {
     /// Manage accounts.
     #[command(subcommand)]
     User(UserCommand),
+    /// Make a one-use invitation link: whoever opens it chooses their own name
+    /// and password, and joins the spaces every new account joins and those named.
+    Invite {
+        /// A space to join, by name, as NAME or NAME:ROLE (read, edit or
+        /// manage; edit when left out). Repeat for several.
+        #[arg(long, value_name = "NAME[:ROLE]")]
+        space: Vec<String>,
+        /// A group to join, by name. Repeat for several.
+        #[arg(long, value_name = "NAME")]
+        group: Vec<String>,
+        /// How many days the link works (1 to 90).
+        #[arg(long, default_value_t = 7)]
+        days: i64,
+    },
     /// Print every setting: its flag, environment variable, effective value and meaning.
     Config,
 }
@@ -191,12 +209,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             render_later,
             index_later,
             follow_symlinks,
+            space,
         } => {
             let later = crate::transfer::import::Later {
                 render: render_later,
                 index: index_later,
             };
-            crate::transfer::cli::import(&cli.config, &path, owner, later, follow_symlinks).await
+            crate::transfer::cli::import(&cli.config, &path, owner, later, follow_symlinks, space)
+                .await
         }
         Command::Export {
             file,
@@ -204,6 +224,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             user,
             force,
         } => crate::transfer::cli::export(&cli.config, &file, history, user, force).await,
+        Command::Invite { space, group, days } => {
+            let db = Db::open(&cli.config).await?;
+            let made = crate::teams::cli::invite(&db, &space, &group, days).await;
+            db.close().await;
+            let token = made?;
+            println!("{}/join/{token}", crate::teams::cli::base_url(&cli.config));
+            Ok(())
+        }
         Command::User(UserCommand::Add {
             name,
             admin,

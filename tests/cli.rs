@@ -20,6 +20,8 @@ mod pg;
 mod server;
 #[path = "cli/start_checks.rs"]
 mod start_checks;
+#[path = "cli/teams.rs"]
+mod teams;
 #[path = "cli/transfer.rs"]
 mod transfer;
 #[path = "cli/transfer_memory.rs"]

@@ -22,6 +22,8 @@ pub struct NewDoc {
     pub created_at: i64,
     pub updated_at: i64,
     pub owner_id: Option<i64>,
+    /// Its space; none: its owner's personal space.
+    pub space_id: Option<i64>,
     pub visibility: String,
     /// A tidied folder path (empty: the top level) and tidied tags.
     pub folder: String,
@@ -146,6 +148,7 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<DocRows, String> {
         created_at: doc.created_at,
         updated_at: doc.updated_at,
         owner_id: doc.owner_id,
+        space_id: doc.space_id,
         folder: doc.folder,
         tags: super::place::tags_json(&doc.tags),
         visibility: doc.visibility,

@@ -26,18 +26,28 @@ pub struct Joins {
     pub groups: Vec<i64>,
 }
 
+/// Who makes an invitation: a signed-in person, or quire itself (`quire
+/// invite` on the server's command line, which may name any space or group).
+#[derive(Clone, Copy, Debug)]
+pub enum Inviter<'a> {
+    Person(Manager<'a>),
+    Quire,
+}
+
 /// Makes a link to join: admins for any spaces and groups, a space's managers
 /// for the spaces they manage (and no groups). Returns the token, shown once.
 pub async fn make_join(
     db: &Db,
-    m: Manager<'_>,
+    by: Inviter<'_>,
     joins: &Joins,
     days: i64,
 ) -> Result<String, DocError> {
     if !(1..=90).contains(&days) {
         return Err(DocError::Invalid("A link lasts 1 to 90 days.".into()));
     }
-    if !m.is_admin {
+    if let Inviter::Person(m) = by
+        && !m.is_admin
+    {
         if !joins.groups.is_empty() {
             return Err(DocError::Forbidden);
         }
@@ -55,7 +65,10 @@ pub async fn make_join(
     let made = Invitation {
         kind: "join".into(),
         for_user: None,
-        created_by: Some(m.user_id),
+        created_by: match by {
+            Inviter::Person(m) => Some(m.user_id),
+            Inviter::Quire => None,
+        },
         space_roles: serde_json::to_string(
             &joins
                 .spaces
@@ -67,7 +80,7 @@ pub async fn make_join(
         group_ids: serde_json::to_string(&joins.groups).unwrap_or_else(|_| "[]".into()),
         expires_at: now_ms() + days * DAY_MS,
     };
-    store(db, m, &made, "invitation.made").await
+    store(db, &made, "invitation.made").await
 }
 
 /// An admin's one-use link for `user` to choose a new password (a day long).
@@ -83,15 +96,10 @@ pub async fn make_reset(db: &Db, m: Manager<'_>, user: i64) -> Result<String, Do
         group_ids: "[]".into(),
         expires_at: now_ms() + DAY_MS,
     };
-    store(db, m, &made, "password.reset_link").await
+    store(db, &made, "password.reset_link").await
 }
 
-async fn store(
-    db: &Db,
-    m: Manager<'_>,
-    made: &Invitation,
-    event: &str,
-) -> Result<String, DocError> {
+async fn store(db: &Db, made: &Invitation, event: &str) -> Result<String, DocError> {
     let token = crate::random::random_token();
     let tx = db.begin_write().await?;
     stored::insert(&*tx, &token_hash(&token), made, now_ms()).await?;
@@ -99,7 +107,7 @@ async fn store(
         Some(u) => format!("for user {u}"),
         None => format!("spaces {} groups {}", made.space_roles, made.group_ids),
     };
-    crate::db::audit(&*tx, Some(m.user_id), event, &detail).await?;
+    crate::db::audit(&*tx, made.created_by, event, &detail).await?;
     tx.commit().await?;
     Ok(token)
 }

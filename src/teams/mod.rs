@@ -2,6 +2,7 @@
 //! people, invitations. Who may manage what is decided here; who may read or
 //! edit a document is `documents::access` (one rule, with spaces in it).
 
+pub mod cli;
 pub mod groups;
 pub mod invitations;
 pub mod moves;

@@ -11,6 +11,11 @@ pub async fn list(db: &Db, m: Manager<'_>) -> Result<Vec<SpaceRow>, DocError> {
     Ok(stored::list(&db.read, m.user_id, m.is_admin).await?)
 }
 
+/// A space by name (case aside): its id.
+pub async fn id_by_name(db: &Db, name: &str) -> Result<Option<i64>, crate::db::Error> {
+    stored::id_by_name(&db.read, name.trim()).await
+}
+
 /// The spaces `user` may read in: (id, name), by name.
 pub async fn names(db: &Db, user: i64) -> Result<Vec<(i64, String)>, DocError> {
     Ok(stored::names(&db.read, user).await?)

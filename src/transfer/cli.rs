@@ -17,9 +17,18 @@ pub async fn import(
     owner: Option<String>,
     later: Later,
     follow_symlinks: bool,
+    space: Option<String>,
 ) -> anyhow::Result<()> {
     anyhow::ensure!(path.exists(), "there is nothing at {}", path.display());
     let db = Db::open(config).await?;
+    let space = match space {
+        Some(name) => Some(
+            crate::teams::spaces::id_by_name(&db, &name)
+                .await?
+                .with_context(|| format!("there is no space called {name:?}"))?,
+        ),
+        None => None,
+    };
     let opts = ImportOptions {
         cap: config.max_doc_bytes,
         attachment_cap: config.max_attachment_bytes,
@@ -27,6 +36,7 @@ pub async fn import(
         render: !later.render,
         index: !later.index,
         follow_symlinks,
+        space,
         progress: std::io::stderr().is_terminal(),
     };
     let result = import_files(&db, path, opts).await;

@@ -64,6 +64,8 @@ pub struct ImportOptions {
     /// Index for search before finishing; otherwise the server's indexer does
     /// it in the background (SQLite).
     pub index: bool,
+    /// The space the documents go to (none: their owners' personal spaces).
+    pub space: Option<i64>,
     /// Follow symbolic links in a folder (never out of it); otherwise skip them.
     pub follow_symlinks: bool,
     pub progress: bool,
@@ -104,6 +106,8 @@ struct Ctx {
     attachment_cap: usize,
     render: bool,
     now: i64,
+    /// The space the documents go to.
+    space: Option<i64>,
 }
 
 struct Loaded {
@@ -166,6 +170,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         attachment_cap: opts.attachment_cap,
         render: opts.render,
         now: now_ms(),
+        space: opts.space,
     });
     let bar = progress_bar(total as u64, opts.progress)?;
     let chunks = total.div_ceil(CHUNK);

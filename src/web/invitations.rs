@@ -103,7 +103,7 @@ pub async fn invite_make(
         .parse()
         .unwrap_or(DEFAULT_DAYS);
     let made = match joins(&form, &all_spaces, &all_groups) {
-        Ok(j) => invitations::make_join(&state.db, m, &j, days).await,
+        Ok(j) => invitations::make_join(&state.db, invitations::Inviter::Person(m), &j, days).await,
         Err(e) => Err(e),
     };
     match made {

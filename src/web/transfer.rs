@@ -40,15 +40,34 @@ struct ImportPartial<'a> {
     limit: String,
     error: Option<&'a str>,
     result: Option<ResultView>,
+    /// Where the documents may go: (parameter, name), and the one offered.
+    spaces: Vec<(String, String)>,
+    space: String,
 }
 
-fn page(
+async fn page(
     state: &AppState,
+    admin: &Admin,
     status: StatusCode,
     error: Option<&str>,
     result: Option<ResultView>,
 ) -> HttpResponse {
     let limit = human_size(state.config.max_import_bytes);
+    let user = CurrentUser(admin.0.clone());
+    let writable = super::spaces::writable(state, &user)
+        .await
+        .unwrap_or_default();
+    // The team's space first: an import is most often the team's documents.
+    let space = match crate::teams::space_for_new(&state.db, admin.0.id, None).await {
+        Ok(Some(id)) => id.to_string(),
+        _ => "personal".to_owned(),
+    };
+    let mut spaces = vec![("personal".to_owned(), "Personal (only you)".to_owned())];
+    spaces.extend(
+        writable
+            .into_iter()
+            .map(|(id, name)| (id.to_string(), name)),
+    );
     respond::fragment(
         status,
         "Import documents",
@@ -56,12 +75,14 @@ fn page(
             limit,
             error,
             result,
+            spaces,
+            space,
         },
     )
 }
 
-pub async fn import_form(state: web::Data<AppState>, _admin: Admin) -> HttpResponse {
-    page(&state, StatusCode::OK, None, None)
+pub async fn import_form(state: web::Data<AppState>, admin: Admin) -> HttpResponse {
+    page(&state, &admin, StatusCode::OK, None, None).await
 }
 
 /// A file in the data folder that is removed when dropped, whatever happens.
@@ -91,12 +112,28 @@ fn internal(e: impl Into<anyhow::Error>) -> AppError {
 }
 
 /// Streams the `file` field to `to`, refusing more than `limit` bytes. Returns the
-/// size written (0 when the form had no file).
-async fn receive(mut form: Multipart, to: &Path, limit: usize) -> Result<usize, AppError> {
+/// size written (0 when the form had no file) and the `space` field.
+async fn receive(
+    mut form: Multipart,
+    to: &Path,
+    limit: usize,
+) -> Result<(usize, String), AppError> {
     let mut written = 0;
+    let mut space = String::new();
     while let Some(field) = form.next().await {
         let mut field =
             field.map_err(|e| AppError::BadRequest(format!("The upload failed: {e}")))?;
+        if field.name() == Some("space") {
+            while let Some(chunk) = field.next().await {
+                let chunk =
+                    chunk.map_err(|e| AppError::BadRequest(format!("The upload failed: {e}")))?;
+                if space.len() + chunk.len() > 40 {
+                    return Err(AppError::BadRequest("No such space.".into()));
+                }
+                space.push_str(&String::from_utf8_lossy(&chunk));
+            }
+            continue;
+        }
         if field.name() != Some("file") {
             while field.next().await.is_some() {}
             continue;
@@ -113,7 +150,7 @@ async fn receive(mut form: Multipart, to: &Path, limit: usize) -> Result<usize, 
         }
         out.flush().map_err(internal)?;
     }
-    Ok(written)
+    Ok((written, space))
 }
 
 pub async fn import_upload(
@@ -123,7 +160,7 @@ pub async fn import_upload(
 ) -> Result<HttpResponse, AppError> {
     let limit = state.config.max_import_bytes;
     let scratch = Scratch::new(&state, "import")?;
-    let size = match receive(form, &scratch.0, limit).await {
+    let (size, space) = match receive(form, &scratch.0, limit).await {
         Err(AppError::UploadTooLarge { .. }) => {
             let msg = format!(
                 "The file is larger than {} bytes ({}), the most quire accepts for an import \
@@ -134,21 +171,42 @@ pub async fn import_upload(
             );
             return Ok(page(
                 &state,
+                &admin,
                 StatusCode::PAYLOAD_TOO_LARGE,
                 Some(&msg),
                 None,
-            ));
+            )
+            .await);
         }
         other => other?,
+    };
+    let space = match crate::documents::InSpace::parse(&space) {
+        None | Some(crate::documents::InSpace::Personal) => None,
+        asked => match crate::teams::space_for_new(&state.db, admin.0.id, asked).await {
+            Ok(id) => id,
+            Err(crate::documents::DocError::Invalid(m)) => {
+                return Ok(page(
+                    &state,
+                    &admin,
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Some(&m),
+                    None,
+                )
+                .await);
+            }
+            Err(e) => return Err(e.into()),
+        },
     };
     if size == 0 {
         let msg = "Choose a zip file to upload.";
         return Ok(page(
             &state,
+            &admin,
             StatusCode::UNPROCESSABLE_ENTITY,
             Some(msg),
             None,
-        ));
+        )
+        .await);
     }
     let path = scratch.0.clone();
     let is_zip = web::block(move || {
@@ -163,10 +221,12 @@ pub async fn import_upload(
         let msg = "That file is not a zip archive quire can read. Nothing was imported.";
         return Ok(page(
             &state,
+            &admin,
             StatusCode::UNPROCESSABLE_ENTITY,
             Some(msg),
             None,
-        ));
+        )
+        .await);
     }
     let opts = ImportOptions {
         cap: state.config.max_doc_bytes,
@@ -175,6 +235,7 @@ pub async fn import_upload(
         render: true,
         index: true,
         follow_symlinks: false,
+        space,
         progress: false,
     };
     let report = import(&state.db, &scratch.0, opts)
@@ -193,7 +254,7 @@ pub async fn import_upload(
     )
     .await
     .map_err(internal)?;
-    Ok(page(&state, StatusCode::OK, None, Some(view(report))))
+    Ok(page(&state, &admin, StatusCode::OK, None, Some(view(report))).await)
 }
 
 fn view(report: ImportReport) -> ResultView {

@@ -16,6 +16,8 @@ pub struct DocRows {
     pub created_at: i64,
     pub updated_at: i64,
     pub owner_id: Option<i64>,
+    /// Its space; none: its owner's personal space.
+    pub space_id: Option<i64>,
     pub visibility: String,
     pub cjk: String,
     pub folder: String,
@@ -125,8 +127,8 @@ pub async fn insert(conn: &impl crate::db::Conn, docs: &[DocRows]) -> Result<(),
         let sql = insert_sql(
             "documents",
             "seq, id, title, size, body, html, html_z, render_version, version, \
-             created_at, updated_at, cjk, owner_id, visibility, folder, tags, links, file_name",
-            18,
+             created_at, updated_at, cjk, owner_id, visibility, folder, tags, links, file_name, space_id",
+            19,
             chunk.len(),
         );
         let mut q = crate::db::query(sql);
@@ -149,7 +151,8 @@ pub async fn insert(conn: &impl crate::db::Conn, docs: &[DocRows]) -> Result<(),
                 .bind(&d.folder)
                 .bind(&d.tags)
                 .bind(d.html.links())
-                .bind(d.file_name.as_deref());
+                .bind(d.file_name.as_deref())
+                .bind(d.space_id);
         }
         q.execute(conn).await?;
     }

@@ -126,6 +126,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         created_at,
         updated_at,
         owner_id,
+        space_id: ctx.space,
         visibility,
         folder: folder_of(ctx, &meta, &item.name),
         tags: tags_of(&meta),
