@@ -21,7 +21,20 @@
 # time less both servers and both clients), in % of all cores, with the load
 # average at the start of the round.
 #
+# Preparing each side's data (PREPARE, optional): after a side's copy of the
+# database is made and `bench` added, the side's binary migrates it
+# (`quire migrate`, with that side's QUIRE_DATABASE_URL) and then
+# `$PREPARE DB SIDE` runs (DB the copy, SIDE old or new; PREPARE_SIDES="old old"
+# passes old for both, e.g. to measure one build against itself), so that it can
+# give `bench` the data of a realistic reader: other owners, spaces, groups.
+# The same argon2 hash then signs in on both sides. If PREPARE writes DB.pages
+# (the ids of the documents bench may read, one a line) for both sides, the
+# page kind loads only ids listed by both (loadgen fails on anything but a 200).
+# save and merge use the last documents by seq: bench must still edit them.
+# Without PREPARE nothing of this runs.
+#
 # Usage: [KINDS="page list search save merge"] [WARM=3] [LOADGEN=path] \
+#   [PREPARE="python3 benches/teams-data.py" [PREPARE_SIDES="old new"]] \
 #   benches/side-by-side.sh OLD_QUIRE NEW_QUIRE SEEDED_DB [ROUNDS [SECONDS [CONNECTIONS]]]
 #   seed first, e.g.: QUIRE_DATABASE_URL=sqlite:///tmp/perf/seed.db quire seed --count 5000 --size 8192
 # Writes target/perf/side-by-side.csv (one row per round and kind).
@@ -151,20 +164,34 @@ for side in ("old", "new"):
         json.dump(state, f)
 PY
 
-declare -A port pid cookie csrf
+declare -A port pid cookie csrf prepare_as
 port[old]=$((18400 + RANDOM % 500))
 port[new]=$((port[old] + 1))
+read -r prepare_as[old] prepare_as[new] <<<"${PREPARE_SIDES:-old new}"
 for side in old new; do
   bin=${side}_bin
   db="$tmp/$side.db"
   cp "$seed" "$db"
   for extra in -wal -shm; do [ ! -f "$seed$extra" ] || cp "$seed$extra" "$db$extra"; done
   export QUIRE_DATABASE_URL="sqlite://$db" QUIRE_LOG=warn
+  if [ -n "${PREPARE:-}" ]; then
+    "${!bin}" migrate >/dev/null
+  fi
   echo "bench password 1234" | "${!bin}" user add bench --admin --password-stdin >/dev/null 2>&1 || true
+  if [ -n "${PREPARE:-}" ]; then
+    # shellcheck disable=SC2086 # PREPARE is a command line
+    $PREPARE "$db" "${prepare_as[$side]}"
+  fi
   QUIRE_BIND="127.0.0.1:${port[$side]}" "${!bin}" serve >"$tmp/$side.log" 2>&1 &
   pid[$side]=$!
   pids+=("$!")
 done
+if [ -n "${PREPARE:-}" ] && [ -f "$tmp/old.db.pages" ] && [ -f "$tmp/new.db.pages" ]; then
+  sort "$tmp/old.db.pages" >"$tmp/old.sorted"
+  sort "$tmp/new.db.pages" >"$tmp/new.sorted"
+  comm -12 "$tmp/old.sorted" "$tmp/new.sorted" | sed 's|^|/d/|' >"$tmp/page.paths"
+  echo "page: the $(grep -c . "$tmp/page.paths") documents bench reads on both sides"
+fi
 for side in old new; do
   base="http://127.0.0.1:${port[$side]}"
   until curl -sf "$base/readyz" >/dev/null 2>&1; do sleep 0.05; done

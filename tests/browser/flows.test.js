@@ -314,7 +314,7 @@ test('sharing with a name nobody has is a message beside the field, the name kep
   await page.getByRole('heading', { level: 1, name: 'Sharing' }).waitFor();
   await page.getByLabel('Username').fill('nobody-by-this-name');
   await page.getByRole('button', { name: 'Share', exact: true }).click();
-  await page.getByRole('alert').filter({ hasText: 'There is no user called' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'There is no person or group called' }).waitFor();
   assert.equal(await page.getByLabel('Username').inputValue(), 'nobody-by-this-name');
   await page.getByRole('heading', { level: 1, name: 'Sharing' }).waitFor();
   await page.close();
@@ -325,7 +325,9 @@ test('the document page says who sees it, and the public link copies with a clic
   const page = await ctx.newPage();
   await signIn(page);
   const path = await createDocument(page, unique('Visible'), 'text');
-  await page.getByRole('link', { name: 'only you can see it' }).click();
+  // In the team space, its members read it: the owner's link says so in the page's words.
+  assert.match(await page.locator('p.meta a.space').innerText(), /^Team · \d+ (person|people)$/);
+  await page.getByRole('link', { name: 'sharing', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Sharing' }).waitFor();
   await page.getByRole('button', { name: 'Create a public link' }).click();
   const link = await page.getByLabel('Public link').inputValue();

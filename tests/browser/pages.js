@@ -65,6 +65,11 @@ export async function mainPages(page, word = 'lighthouse') {
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
 
+  await page.goto('/spaces');
+  const spaceLink = page.locator('table.users tbody a[href^="/spaces/"]').first();
+  const spacePage = await spaceLink.getAttribute('href');
+  const spaceName = (await spaceLink.innerText()).trim();
+
   await page.goto('/admin/users');
   const adminPage = await page.locator('table.users a').first().getAttribute('href');
   const adminName = await page.locator('table.users a').first().innerText();
@@ -93,6 +98,11 @@ export async function mainPages(page, word = 'lighthouse') {
       at('admin-users', '/admin/users', 'Users'),
       at('admin-audit', '/admin/audit', 'Audit log'),
       at('admin-user', adminPage, adminName),
+      at('spaces', '/spaces', 'Spaces'),
+      at('space', spacePage, spaceName),
+      at('groups', '/admin/groups', 'Groups'),
+      at('invite', '/invitations', 'Invite people'),
+      at('move', `${path}/move?to=personal`, 'Move to another space'),
       {
         name: 'conflict',
         async open(p) {
