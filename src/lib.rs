@@ -90,18 +90,15 @@ pub fn app(cfg: &mut ServiceConfig) {
             )
             .route("/v1/folders", get().to(api_places::api_folders))
             .route("/v1/tags", get().to(api_places::api_tags))
-            .route("/v1/spaces", get().to(crate::web::api_spaces::api_spaces))
-            .route(
-                "/v1/spaces",
-                post().to(crate::web::api_spaces::api_space_create),
+            .service(
+                resource("/v1/spaces")
+                    .route(get().to(crate::web::api_spaces::api_spaces))
+                    .route(post().to(crate::web::api_spaces::api_space_create)),
             )
-            .route(
-                "/v1/spaces/{id}/members",
-                get().to(crate::web::api_spaces::api_members),
-            )
-            .route(
-                "/v1/spaces/{id}/members",
-                put().to(crate::web::api_spaces::api_member_put),
+            .service(
+                resource("/v1/spaces/{id}/members")
+                    .route(get().to(crate::web::api_spaces::api_members))
+                    .route(put().to(crate::web::api_spaces::api_member_put)),
             )
             .route(
                 "/v1/documents/{id}/space",

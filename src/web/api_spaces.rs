@@ -109,7 +109,11 @@ pub struct SpaceInput {
     summary = "A new space (administrators); its maker manages it",
     request_body = SpaceInput,
     responses(
-        (status = 201, description = "Made", body = SpaceJson),
+        (status = 201, description = "Made", body = SpaceJson,
+            links(
+                ("members" = (operation_id = "listSpaceMembers", parameters(("path.id" = "$response.body#/id")))),
+                ("addMember" = (operation_id = "putSpaceMember", parameters(("path.id" = "$response.body#/id")))),
+            )),
         (status = 400, description = "The body is not JSON of this shape", body = ErrorJson),
         (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
             headers(("WWW-Authenticate" = String))),
@@ -144,6 +148,15 @@ fn refusal(e: crate::documents::DocError) -> ApiError {
         ),
         other => other.into(),
     }
+}
+
+/// A space's id from the path; anything else is a space that does not exist
+/// (said in JSON, like every answer of the API).
+fn space_id(raw: &str) -> Result<i64, ApiError> {
+    raw.parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| ApiError::Status(StatusCode::NOT_FOUND, "No such space.".into()))
 }
 
 /// A member of a space.
@@ -182,9 +195,9 @@ pub struct MembersJson {
 pub async fn api_members(
     state: web::Data<AppState>,
     user: CurrentUser,
-    id: web::Path<i64>,
+    id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let members = spaces::members(&state.db, manager(&user), id.into_inner()).await?;
+    let members = spaces::members(&state.db, manager(&user), space_id(&id)?).await?;
     Ok(HttpResponse::Ok().json(MembersJson {
         members: members
             .into_iter()
@@ -229,13 +242,13 @@ pub struct MemberInput {
 pub async fn api_member_put(
     state: web::Data<AppState>,
     user: CurrentUser,
-    id: web::Path<i64>,
+    id: web::Path<String>,
     input: web::Json<MemberInput>,
 ) -> Result<HttpResponse, ApiError> {
     spaces::put_member(
         &state.db,
         manager(&user),
-        id.into_inner(),
+        space_id(&id)?,
         &input.name,
         input.role.into(),
     )

@@ -191,3 +191,28 @@ async fn a_reset_link_sets_a_new_password_once_and_only_an_admin_makes_one() {
         .unwrap();
     assert_eq!(refused.status(), StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn the_spaces_api_answers_in_json_for_a_space_that_does_not_exist() {
+    let app = spawn_app().await;
+    let token = crate::helpers::api_token(&app.address, &app.client, &app.csrf).await;
+    let client = reqwest::Client::new();
+    for id in ["9223372036854775808", "0", "-1", "99999"] {
+        let url = format!("{}/api/v1/spaces/{id}/members", app.address);
+        let get = client.get(&url).bearer_auth(&token).send().await.unwrap();
+        let put = client
+            .put(&url)
+            .bearer_auth(&token)
+            .json(&serde_json::json!({"name": "alice", "role": "read"}))
+            .send()
+            .await
+            .unwrap();
+        for (what, res) in [("GET", get), ("PUT", put)] {
+            assert_eq!(res.status(), StatusCode::NOT_FOUND, "{what} {id}");
+            let kind = res.headers()["content-type"].to_str().unwrap().to_owned();
+            let text = res.text().await.unwrap();
+            let from = text.find("<main").unwrap_or(0);
+            assert_eq!(kind, "application/json", "{what} {id}: {}", &text[from..]);
+        }
+    }
+}
