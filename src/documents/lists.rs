@@ -36,23 +36,28 @@ pub async fn list_knowing(
 }
 
 /// The folders (each with the documents directly in it) and the most used
-/// tags (with their counts) of the live documents the actor may read.
+/// tags (with their counts) of the live documents the actor may read, in
+/// `space` when one is given.
 pub async fn places(
     db: &Db,
     actor: Option<Actor<'_>>,
+    space: Option<super::InSpace>,
 ) -> Result<(Vec<(String, i64)>, Vec<(String, i64)>), DocError> {
-    futures_util::future::try_join(folders(db, actor), tags(db, actor)).await
+    let viewer = access::viewer(actor);
+    let folders = crate::db::documents::places::folders(&db.read, viewer, space);
+    let tags = crate::db::documents::places::tags(&db.read, viewer, MAX_TAGS_LISTED, space);
+    Ok(futures_util::future::try_join(folders, tags).await?)
 }
 
 /// Each folder directly holding live documents the actor may read, with how many.
 pub async fn folders(db: &Db, actor: Option<Actor<'_>>) -> Result<Vec<(String, i64)>, DocError> {
-    Ok(crate::db::documents::places::folders(&db.read, access::viewer(actor)).await?)
+    Ok(crate::db::documents::places::folders(&db.read, access::viewer(actor), None).await?)
 }
 
 /// The most used tags of live documents the actor may read, with their counts.
 pub async fn tags(db: &Db, actor: Option<Actor<'_>>) -> Result<Vec<(String, i64)>, DocError> {
     let viewer = access::viewer(actor);
-    Ok(crate::db::documents::places::tags(&db.read, viewer, MAX_TAGS_LISTED).await?)
+    Ok(crate::db::documents::places::tags(&db.read, viewer, MAX_TAGS_LISTED, None).await?)
 }
 
 /// How many tags the list page offers, the most used first.

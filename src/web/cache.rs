@@ -75,7 +75,8 @@ struct Inner {
     order: VecDeque<(i64, String)>,
     bytes: usize,
     /// A list page's folders and tags, by viewer.
-    places: HashMap<i64, Arc<ListPlaces>>,
+    /// By viewer and the space the list is narrowed to (empty: none).
+    places: HashMap<(i64, String), Arc<ListPlaces>>,
     /// How many documents a list finds, by viewer and the list's filters.
     counts: HashMap<(i64, String), i64>,
 }
@@ -216,14 +217,20 @@ impl PageCache {
         Some((user, CachedPage { title, html }))
     }
 
-    /// What `viewer`'s list pages show beside their rows, and how many
-    /// documents the list narrowed by `filters` finds, each if known: one look.
-    pub fn list(&self, viewer: i64, filters: &str) -> (Option<Arc<ListPlaces>>, Option<i64>) {
+    /// What `viewer`'s list pages in `space` (empty: all) show beside their
+    /// rows, and how many documents the list narrowed by `filters` finds, each
+    /// if known: one look.
+    pub fn list(
+        &self,
+        viewer: i64,
+        space: &str,
+        filters: &str,
+    ) -> (Option<Arc<ListPlaces>>, Option<i64>) {
         let Some(inner) = self.current() else {
             return (None, None);
         };
         (
-            inner.places.get(&viewer).cloned(),
+            inner.places.get(&(viewer, space.to_owned())).cloned(),
             inner.counts.get(&(viewer, filters.to_owned())).copied(),
         )
     }
@@ -233,7 +240,7 @@ impl PageCache {
     pub fn keep_list(
         &self,
         epoch: Option<u64>,
-        viewer: i64,
+        (viewer, space): (i64, &str),
         places: &Arc<ListPlaces>,
         (filters, count): (&str, i64),
     ) {
@@ -247,7 +254,9 @@ impl PageCache {
             inner.places.clear();
             inner.counts.clear();
         }
-        inner.places.insert(viewer, places.clone());
+        inner
+            .places
+            .insert((viewer, space.to_owned()), places.clone());
         inner.counts.insert((viewer, filters.to_owned()), count);
     }
 

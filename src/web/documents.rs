@@ -33,11 +33,14 @@ pub async fn document_list(
     // changes: kept in the page cache, only the rows are read each time.
     let (viewer, filters) = (user.0.id, listing.filters());
     let epoch = state.cache.epoch();
-    let (known_places, known_total) = state.cache.list(viewer, &filters);
+    let in_space = listing.space.map(|s| s.param()).unwrap_or_default();
+    let (known_places, known_total) = state.cache.list(viewer, &in_space, &filters);
     let places = async {
         match &known_places {
             Some(places) => Ok(places.clone()),
-            None => documents::places(&state.db, who).await.map(Arc::new),
+            None => documents::places(&state.db, who, listing.space)
+                .await
+                .map(Arc::new),
         }
     };
     let ((rows, total), places, spaces) = futures_util::future::try_join3(
@@ -49,7 +52,7 @@ pub async fn document_list(
     if known_places.is_none() || known_total.is_none() {
         state
             .cache
-            .keep_list(epoch, viewer, &places, (&filters, total));
+            .keep_list(epoch, (viewer, &in_space), &places, (&filters, total));
     }
     let places = Arc::unwrap_or_clone(places);
     let partial = ListPartial::new(

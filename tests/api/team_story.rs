@@ -216,3 +216,69 @@ async fn the_spaces_api_answers_in_json_for_a_space_that_does_not_exist() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_list_narrowed_to_a_space_shows_that_spaces_folders_and_tags_only() {
+    let app = spawn_app().await;
+    let made = app
+        .post_form(
+            "/docs",
+            &[
+                ("title", "Roadmap"),
+                ("body", "Q3"),
+                ("folder", "Plans"),
+                ("tags", "shared-tag"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status(), StatusCode::SEE_OTHER);
+    let made = app
+        .post_form(
+            "/docs",
+            &[
+                ("title", "Diary"),
+                ("body", "me"),
+                ("folder", "Journal"),
+                ("tags", "own-tag"),
+                ("space", "personal"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status(), StatusCode::SEE_OTHER);
+    let team: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let aside = |page: String| {
+        let from = page
+            .find(r#"<aside class="places""#)
+            .expect("the folders and tags");
+        page[from..].split("</aside>").next().unwrap().to_owned()
+    };
+    let (_, page) = app.get_text("/?space=personal").await;
+    let places = aside(page);
+    assert!(
+        places.contains("Journal") && places.contains("own-tag"),
+        "{places}"
+    );
+    assert!(
+        !places.contains("Plans") && !places.contains("shared-tag"),
+        "{places}"
+    );
+    let (_, page) = app.get_text(&format!("/?space={team}")).await;
+    let places = aside(page);
+    assert!(
+        places.contains("Plans") && places.contains("shared-tag"),
+        "{places}"
+    );
+    assert!(
+        !places.contains("Journal") && !places.contains("own-tag"),
+        "{places}"
+    );
+    let (_, page) = app.get_text("/").await;
+    let places = aside(page);
+    assert!(
+        places.contains("Plans") && places.contains("Journal"),
+        "{places}"
+    );
+}

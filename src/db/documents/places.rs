@@ -3,6 +3,7 @@
 //! folder suggestions. Only live documents count.
 
 use super::access;
+use super::listing::InSpace;
 use crate::db::Conn;
 
 /// Each folder that directly holds a document the viewer may read, with how
@@ -10,11 +11,13 @@ use crate::db::Conn;
 pub async fn folders(
     ex: &impl Conn,
     viewer: Option<i64>,
+    space: Option<InSpace>,
 ) -> Result<Vec<(String, i64)>, crate::db::Error> {
     crate::db::query_as(format!(
         "SELECT d.folder, count(*) FROM documents AS d
-         WHERE d.deleted_at IS NULL AND {} GROUP BY d.folder ORDER BY d.folder",
-        access::visible("$1")
+         WHERE d.deleted_at IS NULL AND {}{} GROUP BY d.folder ORDER BY d.folder",
+        access::visible("$1"),
+        in_space(space, "$1")
     ))
     .bind(viewer)
     .fetch_all(ex)
@@ -27,18 +30,25 @@ pub async fn tags(
     ex: &impl Conn,
     viewer: Option<i64>,
     limit: i64,
+    space: Option<InSpace>,
 ) -> Result<Vec<(String, i64)>, crate::db::Error> {
     crate::db::query_as(format!(
         "SELECT t.tag, count(*) AS n FROM document_tags AS t
          JOIN documents AS d ON d.seq = t.doc_seq
-         WHERE d.deleted_at IS NULL AND {}
+         WHERE d.deleted_at IS NULL AND {}{}
          GROUP BY t.tag ORDER BY n DESC, t.tag LIMIT $2",
-        access::visible("$1")
+        access::visible("$1"),
+        in_space(space, "$1")
     ))
     .bind(viewer)
     .bind(limit)
     .fetch_all(ex)
     .await
+}
+
+/// A further condition keeping documents `d` in `space`, if one is given.
+fn in_space(space: Option<InSpace>, viewer: &str) -> String {
+    space.map_or_else(String::new, |s| format!(" AND {}", s.condition(viewer)))
 }
 
 /// `column` is the folder bound as `folder` or a folder under it (`under`,
