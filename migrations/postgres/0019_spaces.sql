@@ -68,3 +68,23 @@ INSERT INTO space_members (space_id, user_id, role)
     SELECT (SELECT id FROM spaces WHERE name = 'Team'), id, 2 FROM users;
 UPDATE documents SET space_id = (SELECT id FROM spaces WHERE name = 'Team')
     WHERE owner_id IS NULL OR visibility = 'edit';
+
+-- The covering indexes hold `space_id` too (see the SQLite twin).
+DROP INDEX IF EXISTS documents_access;
+CREATE INDEX documents_access ON documents (seq, deleted_at, owner_id, visibility, space_id);
+DROP INDEX IF EXISTS documents_listing;
+CREATE INDEX documents_listing
+    ON documents (updated_at DESC, id) INCLUDE (title, size, owner_id, visibility, space_id)
+    WHERE deleted_at IS NULL;
+DROP INDEX IF EXISTS documents_listing_by_created;
+CREATE INDEX documents_listing_by_created
+    ON documents (created_at DESC, id) INCLUDE (title, size, updated_at, owner_id, visibility, space_id)
+    WHERE deleted_at IS NULL;
+DROP INDEX IF EXISTS documents_listing_by_title;
+CREATE INDEX documents_listing_by_title
+    ON documents (lower(title), id) INCLUDE (title, size, updated_at, owner_id, visibility, space_id)
+    WHERE deleted_at IS NULL;
+DROP INDEX IF EXISTS documents_in_folder;
+CREATE INDEX documents_in_folder
+    ON documents (folder, updated_at DESC, id) INCLUDE (title, size, created_at, owner_id, visibility, space_id)
+    WHERE deleted_at IS NULL;
