@@ -291,6 +291,8 @@ test('several documents ticked in the list are tagged together, without JavaScri
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByText('The tags were added to the chosen documents.').waitFor();
     const rows = page.locator('ol.docs > li', { has: page.locator('a.tag', { hasText: 'chosen-together' }) });
+    // With htmx the message can show a moment before the list is swapped in.
+    await rows.nth(1).waitFor();
     assert.equal(await rows.count(), 2);
     await ctx.close();
   }
