@@ -15,9 +15,13 @@ const STORED_LIMIT: f64 = 0.05;
 async fn edited(db: &quire::db::Db, size: usize, edits: i64) -> (DocId, u64) {
     let (title, mut body) = document(&mut Rng::new(3), size);
     let mut raw = body.len() as u64;
-    let doc = documents::create(db, Valid::parse(&title, &body, 1 << 20).unwrap(), None)
-        .await
-        .unwrap();
+    let doc = documents::create(
+        db,
+        Valid::parse(&title, &body, 1 << 20).unwrap(),
+        documents::Caller::Quire,
+    )
+    .await
+    .unwrap();
     let id = DocId::parse(&doc.id).unwrap();
     let lines = body.lines().count();
     for v in 1..=edits {
@@ -41,7 +45,7 @@ async fn edited(db: &quire::db::Db, size: usize, edits: i64) -> (DocId, u64) {
             v,
             Valid::parse(&title, &body, 1 << 20).unwrap(),
             OnStale::Refuse,
-            None,
+            documents::Caller::Quire,
         )
         .await
         .unwrap();
@@ -87,12 +91,18 @@ fn oldest_of_1000(c: &mut Criterion) {
         (db, id)
     });
     c.bench_function("history/read oldest of 1000 revisions (10 KB)", |b| {
-        b.to_async(&rt)
-            .iter(|| async { documents::revision(&db, &id, 1, None).await.unwrap() })
+        b.to_async(&rt).iter(|| async {
+            documents::revision(&db, &id, 1, documents::Caller::Quire)
+                .await
+                .unwrap()
+        })
     });
     c.bench_function("history/read newest of 1000 revisions (10 KB)", |b| {
-        b.to_async(&rt)
-            .iter(|| async { documents::revision(&db, &id, 1000, None).await.unwrap() })
+        b.to_async(&rt).iter(|| async {
+            documents::revision(&db, &id, 1000, documents::Caller::Quire)
+                .await
+                .unwrap()
+        })
     });
 }
 

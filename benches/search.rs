@@ -74,7 +74,7 @@ fn main() {
             let mut hits = 0;
             for _ in 0..rounds {
                 let t = Instant::now();
-                let found = documents::search(&db, q, 50, None).await;
+                let found = documents::search(&db, q, 50, documents::Caller::Quire).await;
                 let ns = t.elapsed().as_nanos() as u64;
                 // A failed query is quick and finds nothing: it must not pass as
                 // a fast search, in the smoke run or the real one.

@@ -303,7 +303,7 @@ async fn read_sqlite(s: &Settings) -> anyhow::Result<()> {
         let db = db.clone();
         async move {
             let id = DocId::parse(&id).context("ids.tsv holds a malformed id")?;
-            let doc = documents::get(&db, &id, None).await?;
+            let doc = documents::get(&db, &id, documents::Caller::Quire).await?;
             Ok(doc.body.len() + doc.html.len())
         }
     })

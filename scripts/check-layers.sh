@@ -21,6 +21,8 @@ refuse "only src/db/ may run SQL" \
   "$(grep -rnE 'db::(query|query_as|query_scalar)(::<[^>]*>)?\(' src --include='*.rs' | grep -v '^src/db/' || true)"
 refuse "src/web/ may not use the data layer (crate::db) but through the domain" \
   "$(grep -rnE '(crate|quire)::db\b' src/web --include='*.rs' || true)"
+refuse "src/web/ acts for the signed-in person only: quire itself (Caller::Quire, full access) is for the command line and background work" \
+  "$(grep -rnE 'Caller::Quire' src/web --include='*.rs' || true)"
 refuse "src/db/ may not reach up to the command line or the web layer" \
   "$(grep -rnE 'crate::(progress|cli|ops|web)\b' src/db --include='*.rs' || true)"
-echo "ok: only src/db/ names sqlx or sea_orm and runs SQL; src/web/ goes through the domain; src/db/ reaches up to nothing"
+echo "ok: only src/db/ names sqlx or sea_orm and runs SQL; src/web/ goes through the domain, for the signed-in person only; src/db/ reaches up to nothing"

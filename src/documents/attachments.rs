@@ -5,7 +5,7 @@
 //! that address (`render`).
 
 pub use super::file_names::*;
-use super::{Access, Actor, DocError, DocId, access, now_ms};
+use super::{Access, Caller, DocError, DocId, access, now_ms};
 use crate::db::Db;
 use crate::db::documents::attachments as store;
 pub use crate::db::documents::attachments::FileInfo;
@@ -28,7 +28,7 @@ pub struct Attached {
 pub async fn attach(
     db: &Db,
     id: &DocId,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
     given_name: &str,
     bytes: Vec<u8>,
     cap: usize,
@@ -76,7 +76,7 @@ pub async fn attach(
 async fn live(
     conn: &impl crate::db::Conn,
     id: &DocId,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
     need: Access,
 ) -> Result<crate::db::documents::Document, DocError> {
     let doc = access::authorize(conn, id, actor, need).await?;
@@ -87,19 +87,14 @@ async fn live(
 }
 
 /// Refuses early, before an upload is read: the actor may not attach to it.
-pub async fn check_editable(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
+pub async fn check_editable(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocError> {
     live(&db.read, id, actor, Access::Edit).await.map(|_| ())
 }
 
 /// Takes the file `name` off the document (for an actor who may edit it); its
 /// content goes too when no document has it any more. The text is left as it
 /// is: an image naming the file shows nothing from then on.
-pub async fn detach(
-    db: &Db,
-    id: &DocId,
-    actor: Option<Actor<'_>>,
-    name: &str,
-) -> Result<(), DocError> {
+pub async fn detach(db: &Db, id: &DocId, actor: Caller<'_>, name: &str) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
     let doc = live(&*tx, id, actor, Access::Edit).await?;
     if !store::unname(&*tx, doc.seq, name).await? {
@@ -115,7 +110,7 @@ pub async fn detach(
 pub async fn find(
     db: &Db,
     id: &DocId,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
     name: &str,
 ) -> Result<FileInfo, DocError> {
     store::find_readable(&db.read, id.as_str(), access::viewer(actor), name)
@@ -123,12 +118,15 @@ pub async fn find(
         .ok_or(DocError::NotFound)
 }
 
+/// A public page's file called `name`, to anyone with the page's link.
+pub async fn find_public(db: &Db, token: &str, name: &str) -> Result<FileInfo, DocError> {
+    let doc = access::find_public(db, token).await?;
+    let id = DocId::parse(&doc.id).ok_or(DocError::NotFound)?;
+    find(db, &id, Caller::Quire, name).await
+}
+
 /// The document's files, by name, for an actor who may read it.
-pub async fn list(
-    db: &Db,
-    id: &DocId,
-    actor: Option<Actor<'_>>,
-) -> Result<Vec<FileInfo>, DocError> {
+pub async fn list(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<Vec<FileInfo>, DocError> {
     // A document in the trash shows none of its files.
     let doc = live(&db.read, id, actor, Access::Read).await?;
     Ok(store::list(&db.read, doc.seq).await?)

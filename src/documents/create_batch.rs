@@ -1,7 +1,7 @@
 //! Many new documents in one transaction (`quire seed`, tests): all or none,
 //! each with its first revision.
 
-use super::{Actor, DocError, DocId, Document, RENDER_VERSION, Valid, cjk, now_ms};
+use super::{Caller, DocError, DocId, Document, RENDER_VERSION, Valid, cjk, now_ms};
 use super::{render_page, revisions, store};
 use crate::db::Db;
 
@@ -18,7 +18,7 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
     let now = now_ms();
     let mut tx = db.begin_write().await?;
     for (doc, id, html) in &rendered {
-        insert_new(&mut tx, id, doc, html, None, now).await?;
+        insert_new(&mut tx, id, doc, html, Caller::Quire, now).await?;
     }
     tx.commit().await?;
     Ok(rendered.len())
@@ -30,10 +30,10 @@ async fn insert_new(
     id: &DocId,
     doc: &Valid,
     html: &store::PackedHtml,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
     now: i64,
 ) -> Result<Document, DocError> {
-    let owner = actor.map(|a| a.user_id);
+    let owner = actor.person().map(|a| a.user_id);
     let cjk = cjk::index_text(doc.title(), doc.body());
     let row = store::NewRow {
         id: id.as_str(),
@@ -46,7 +46,7 @@ async fn insert_new(
         now,
     };
     let created = store::insert(tx, row).await?;
-    let author = actor.map(|a| a.name);
+    let author = actor.person().map(|a| a.name);
     revisions::record(
         tx,
         created.seq,

@@ -33,7 +33,7 @@ pub async fn put(
         return Err(DocError::TitleTooLong { chars });
     }
     let tx = db.begin_write().await?;
-    let doc = access::authorize(&*tx, id, Some(actor), Access::Edit).await?;
+    let doc = access::authorize(&*tx, id, actor.into(), Access::Edit).await?;
     if doc.deleted_at.is_some() {
         return Err(DocError::NotFound);
     }
@@ -85,7 +85,7 @@ pub async fn offer(db: &Db, doc: &Document, actor: Actor<'_>) -> Result<Option<D
 /// Throws the user's draft away (the "Discard" button).
 pub async fn discard(db: &Db, id: &DocId, actor: Actor<'_>) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
-    let doc = access::authorize(&*tx, id, Some(actor), Access::Read).await?;
+    let doc = access::authorize(&*tx, id, actor.into(), Access::Read).await?;
     remove(&tx, doc.seq, actor.user_id).await?;
     tx.commit().await?;
     Ok(())

@@ -3,7 +3,7 @@
 //! shows the move; the text is unchanged). A folder exists while a document is
 //! in it, so an emptied folder is gone with nothing to delete.
 
-use super::{Actor, DocError, access, now_ms, place};
+use super::{Caller, DocError, access, now_ms, place};
 use crate::db::Db;
 use crate::db::documents::places;
 
@@ -21,7 +21,7 @@ pub async fn rename_folder(
     db: &Db,
     from: &str,
     to: &str,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<Renamed, DocError> {
     let from = place::folder_path(from)?;
     let to = place::folder_path(to)?;
@@ -37,7 +37,7 @@ pub async fn rename_folder(
         return Err(DocError::NotFound);
     }
     let now = now_ms();
-    let author = actor.map(|a| a.name);
+    let author = actor.person().map(|a| a.name);
     for (seq, version, folder) in &rows {
         let rest = &folder[from.len()..];
         let moved = match (to.is_empty(), rest.strip_prefix('/')) {

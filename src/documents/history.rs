@@ -4,10 +4,10 @@
 use similar::{ChangeTag, TextDiff};
 
 use super::revisions::{self, Revision};
-use super::{Access, Actor, DocError, DocId, Document, PAGE_SIZE, Valid, access, render_page};
+use super::{Access, Caller, DocError, DocId, Document, PAGE_SIZE, Valid, access, render_page};
 use crate::db::Db;
 
-async fn readable(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
+async fn readable(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<Document, DocError> {
     access::authorize(&db.read, id, actor, Access::Read).await
 }
 
@@ -16,7 +16,7 @@ pub async fn history(
     db: &Db,
     id: &DocId,
     page: i64,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<(Document, Vec<Revision>, Option<Revision>), DocError> {
     let doc = readable(db, id, actor).await?;
     let mut revs = revisions::list(&db.read, doc.seq, page.max(1), PAGE_SIZE).await?;
@@ -57,7 +57,7 @@ pub async fn revision(
     db: &Db,
     id: &DocId,
     rev: i64,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<(Document, Revision, String), DocError> {
     let doc = readable(db, id, actor).await?;
     let found = revisions::find(&db.read, doc.seq, rev)
@@ -72,7 +72,7 @@ pub async fn restore_revision(
     db: &Db,
     id: &DocId,
     rev: i64,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<Document, DocError> {
     let (_, old, text) = revision(db, id, rev, actor).await?;
     let html = crate::db::documents::PackedHtml::pack(&render_page(&text, Some(id.as_str())))?;
@@ -125,7 +125,7 @@ pub async fn revision_diff(
     id: &DocId,
     (from, to): (i64, i64),
     whole: bool,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<Diff, DocError> {
     let (doc, from_rev, old) = revision(db, id, from, actor).await?;
     let (_, to_rev, new) = revision(db, id, to, actor).await?;

@@ -228,7 +228,7 @@ pub async fn follow(db: &Db, target: &str, actor: Actor<'_>) -> Result<Option<St
         return Ok(None);
     }
     let postgres = db.backend == Backend::Postgres;
-    Ok(stored::find(&db.read, (&k, postgres), access::viewer(Some(actor))).await?)
+    Ok(stored::find(&db.read, (&k, postgres), access::viewer(actor.into())).await?)
 }
 
 /// Titles offered while a link is typed (`[[gar`): at most this many.
@@ -256,7 +256,7 @@ pub async fn suggest(
         escaped.push(c);
     }
     let (pattern, start) = (format!("%{escaped}%"), format!("{escaped}%"));
-    let viewer = access::viewer(Some(actor));
+    let viewer = access::viewer(actor.into());
     let found = stored::titles_like(&db.read, viewer, (&pattern, &start), SUGGESTED).await?;
     let shared = |title: &str| found.iter().filter(|(t, _)| key(t) == key(title)).count() > 1;
     Ok(found

@@ -2,7 +2,7 @@
 //! trash, and the folders and tags beside them. Each shows only what the actor
 //! may read.
 
-use super::{Actor, DocError, Listing, PAGE_SIZE, Summary, access, store};
+use super::{Caller, DocError, Listing, PAGE_SIZE, Summary, access, store};
 use crate::db::Db;
 
 /// One page of live documents the actor may read, as `listing` orders and
@@ -11,7 +11,7 @@ pub async fn list(
     db: &Db,
     page: i64,
     listing: &Listing,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<(Vec<Summary>, i64), DocError> {
     list_knowing(db, page, listing, actor, None).await
 }
@@ -21,7 +21,7 @@ pub async fn list_knowing(
     db: &Db,
     page: i64,
     listing: &Listing,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
     total: Option<i64>,
 ) -> Result<(Vec<Summary>, i64), DocError> {
     let viewer = access::viewer(actor);
@@ -40,7 +40,7 @@ pub async fn list_knowing(
 /// `space` when one is given.
 pub async fn places(
     db: &Db,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
     space: Option<super::InSpace>,
 ) -> Result<(Vec<(String, i64)>, Vec<(String, i64)>), DocError> {
     let viewer = access::viewer(actor);
@@ -50,12 +50,12 @@ pub async fn places(
 }
 
 /// Each folder directly holding live documents the actor may read, with how many.
-pub async fn folders(db: &Db, actor: Option<Actor<'_>>) -> Result<Vec<(String, i64)>, DocError> {
+pub async fn folders(db: &Db, actor: Caller<'_>) -> Result<Vec<(String, i64)>, DocError> {
     Ok(crate::db::documents::places::folders(&db.read, access::viewer(actor), None).await?)
 }
 
 /// The most used tags of live documents the actor may read, with their counts.
-pub async fn tags(db: &Db, actor: Option<Actor<'_>>) -> Result<Vec<(String, i64)>, DocError> {
+pub async fn tags(db: &Db, actor: Caller<'_>) -> Result<Vec<(String, i64)>, DocError> {
     let viewer = access::viewer(actor);
     Ok(crate::db::documents::places::tags(&db.read, viewer, MAX_TAGS_LISTED, None).await?)
 }
@@ -71,7 +71,7 @@ pub fn more_after(page: i64, total: i64) -> bool {
 pub async fn list_trash(
     db: &Db,
     page: i64,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<(Vec<Summary>, bool), DocError> {
     let viewer = access::viewer(actor);
     let mut rows = store::list_trash(&db.read, page.max(1), PAGE_SIZE, viewer).await?;

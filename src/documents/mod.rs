@@ -40,7 +40,7 @@ use crate::db::documents::grouped::{self, QueuedDocument, QueuedRevision};
 pub use crate::db::documents::listing::{InSpace, Listing, Order, Owner, Sort};
 use crate::db::documents::revisions::StoredText;
 pub use crate::db::documents::{Document, Summary, dump};
-pub use access::{Access, Actor};
+pub use access::{Access, Actor, Caller};
 pub use create_batch::create_batch;
 pub use drafts::Draft;
 pub use folders::{Renamed, rename_folder};
@@ -56,7 +56,7 @@ pub use place::Place;
 pub use render::{RENDER_VERSION, render_markdown, render_page};
 pub use revisions::Revision;
 pub use save::{Conflicted, OnStale, Saved, save};
-pub use search::search;
+pub use search::{search, search_in};
 pub use search_query::{Found, SearchHit};
 pub use tasks::set_task;
 pub use valid::{Submitted, Tags, Valid};
@@ -196,7 +196,7 @@ pub fn stored_len(body: &str) -> usize {
 /// A new document, with its first revision. Its CPU work (the page, the CJK
 /// index text, the compressed text) is done before the writer is taken, and it
 /// is written in a transaction it may share with other writes.
-pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
+pub async fn create(db: &Db, doc: Valid, actor: Caller<'_>) -> Result<Document, DocError> {
     create_in(db, doc, actor, None).await
 }
 
@@ -205,12 +205,12 @@ pub async fn create(db: &Db, doc: Valid, actor: Option<Actor<'_>>) -> Result<Doc
 pub async fn create_in(
     db: &Db,
     doc: Valid,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
     asked: Option<InSpace>,
 ) -> Result<Document, DocError> {
     let space = match actor {
-        Some(a) => crate::teams::space_for_new(db, a.user_id, asked).await?,
-        None => match asked {
+        Caller::Person(a) => crate::teams::space_for_new(db, a.user_id, asked).await?,
+        Caller::Quire => match asked {
             Some(InSpace::Id(n)) => Some(n),
             _ => None,
         },
@@ -230,7 +230,7 @@ pub async fn create_in(
             text: StoredText::whole(doc.body())?,
             added: revisions::line_changes("", doc.body()).0,
             removed: 0,
-            author: actor.map(|a| a.name.to_owned()),
+            author: actor.person().map(|a| a.name.to_owned()),
         },
     };
     // The owner is the only row the new one names that may have gone since the
@@ -245,7 +245,7 @@ pub async fn create_in(
 }
 
 /// A document the actor may read (in the trash or not).
-pub async fn get(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<Document, DocError> {
+pub async fn get(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<Document, DocError> {
     let doc = access::authorize(&db.read, id, actor, Access::Read).await?;
     fresh_html(db, doc).await
 }
@@ -274,7 +274,7 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
 }
 
 /// Moves a live document to the trash; it can be restored until the trash is emptied.
-pub async fn trash(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
+pub async fn trash(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
     access::authorize(&*tx, id, actor, Access::Own).await?;
     if !store::set_deleted(&tx, id.as_str(), Some(now_ms())).await? {
@@ -284,7 +284,7 @@ pub async fn trash(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), 
     Ok(())
 }
 
-pub async fn restore(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<(), DocError> {
+pub async fn restore(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
     access::authorize(&*tx, id, actor, Access::Own).await?;
     if !store::set_deleted(&tx, id.as_str(), None).await? {
@@ -296,7 +296,7 @@ pub async fn restore(db: &Db, id: &DocId, actor: Option<Actor<'_>>) -> Result<()
 
 /// Deletes every document in the trash for good, and the files no document
 /// names any more; returns how many documents.
-pub async fn empty_trash(db: &Db, actor: Option<Actor<'_>>) -> Result<u64, DocError> {
+pub async fn empty_trash(db: &Db, actor: Caller<'_>) -> Result<u64, DocError> {
     let tx = db.begin_write().await?;
     let n = store::purge_trash(&tx, access::viewer(actor)).await?;
     if n > 0 {

@@ -6,7 +6,7 @@ use super::search_query::{
     CLOSE, Found, OPEN, SearchHit, Translated, mark_titles, terms, translate,
 };
 use super::search_scope::{Scope, scoped};
-use super::{Actor, access, snippet};
+use super::{Caller, access, snippet};
 use crate::db::search::queue;
 use crate::db::search::sqlite;
 use crate::db::{Backend, Db};
@@ -99,10 +99,14 @@ async fn inside_words(
 
 /// A search of filters alone (`tag:garden`, `in:Projects`): what they narrow
 /// the list to, last changed first, without snippets.
-async fn everything_in(db: &Db, scope: Scope, limit: i64, actor: Option<Actor<'_>>) -> Found {
+async fn everything_in(db: &Db, scope: Scope, limit: i64, actor: Caller<'_>) -> Found {
     let listing = super::Listing {
         folder: scope.folder,
         tag: scope.tag,
+        space: scope.space.map(|n| match n {
+            0 => super::InSpace::Personal,
+            n => super::InSpace::Id(n),
+        }),
         ..super::Listing::default()
     };
     let viewer = access::viewer(actor);
@@ -132,8 +136,22 @@ fn body_holds(body: &str, title: &str, substrings: &[String]) -> bool {
 
 /// Title hits first, then whole-word hits in the text, then hits inside words,
 /// among the documents `actor` may read.
-pub async fn search(db: &Db, input: &str, limit: i64, actor: Option<Actor<'_>>) -> Found {
-    let (scope, words) = scoped(input);
+pub async fn search(db: &Db, input: &str, limit: i64, actor: Caller<'_>) -> Found {
+    search_in(db, (input, None), limit, actor).await
+}
+
+/// `search`, narrowed to one space when `space` names one.
+pub async fn search_in(
+    db: &Db,
+    (input, space): (&str, Option<super::InSpace>),
+    limit: i64,
+    actor: Caller<'_>,
+) -> Found {
+    let (mut scope, words) = scoped(input);
+    scope.space = space.map(|s| match s {
+        super::InSpace::Personal => 0,
+        super::InSpace::Id(n) => n,
+    });
     if !scope.is_empty() && terms(&words).is_empty() {
         return everything_in(db, scope, limit, actor).await;
     }

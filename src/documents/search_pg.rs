@@ -6,7 +6,7 @@
 //! the `tsquery` text has no syntax of the user's in it.
 
 use super::search_query::{Found, SearchHit, Term, Unit, script_runs, terms, units};
-use super::{Actor, access};
+use super::{Caller, access};
 use crate::db::Db;
 use crate::db::search::Scope;
 use crate::db::search::postgres::{self, Pass};
@@ -72,7 +72,7 @@ pub(super) async fn search(
     db: &Db,
     (input, scope): (&str, &Scope),
     limit: i64,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Found {
     let terms = terms(input);
     let needles: Vec<String> = terms

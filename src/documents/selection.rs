@@ -74,13 +74,13 @@ async fn one(
     cap: usize,
     actor: Actor<'_>,
 ) -> Result<(), (Option<String>, DocError)> {
-    let doc = super::get(db, id, Some(actor))
+    let doc = super::get(db, id, actor.into())
         .await
         .map_err(|e| (None, e))?;
     let title = Some(doc.title.clone());
     let (folder, tags) = match change {
         Change::Trash => {
-            return super::trash(db, id, Some(actor))
+            return super::trash(db, id, actor.into())
                 .await
                 .map_err(|e| (title, e));
         }
@@ -99,7 +99,7 @@ async fn one(
     let valid = Valid::parse(&doc.title, &doc.body, cap).map_err(|e| (title.clone(), e))?;
     let valid = valid.with_place(folder, tags);
     let merge = OnStale::Merge { cap };
-    super::save(db, id, doc.version, valid, merge, Some(actor))
+    super::save(db, id, doc.version, valid, merge, actor.into())
         .await
         .map(|_| ())
         .map_err(|e| (title, e))

@@ -26,7 +26,7 @@ pub async fn move_document(
     apply: bool,
 ) -> Result<MovePlan, DocError> {
     let tx = db.begin_write().await?;
-    let doc = access::authorize(&*tx, id, Some(actor), Access::Read).await?;
+    let doc = access::authorize(&*tx, id, actor.into(), Access::Read).await?;
     let owner = doc.owner_id == Some(actor.user_id);
     let may_move_out = owner
         || match doc.space_id {

@@ -10,7 +10,7 @@ use super::AppState;
 pub use super::api_types::{DocInput, DocJson, ErrorJson, ListJson, StaleJson, SummaryJson};
 use super::api_types::{doc_response, etag};
 use super::middleware::session::CurrentUser;
-use super::params::{ListQuery, actor};
+use super::params::{ListQuery, caller};
 use crate::documents::{self, DocError, DocId, OnStale};
 
 #[derive(Debug, thiserror::Error)]
@@ -96,7 +96,7 @@ pub async fn api_list(
     let listing = query
         .listing()
         .map_err(|e| ApiError::Status(StatusCode::BAD_REQUEST, e))?;
-    let (rows, total) = documents::list(&state.db, page, &listing, Some(actor(&user))).await?;
+    let (rows, total) = documents::list(&state.db, page, &listing, caller(&user)).await?;
     let documents = rows.iter().map(SummaryJson::of).collect();
     Ok(HttpResponse::Ok().json(ListJson {
         documents,
@@ -141,7 +141,7 @@ pub async fn api_create(
         Some(0) => Some(documents::InSpace::Personal),
         Some(n) => Some(documents::InSpace::Id(n)),
     };
-    let doc = documents::create_in(&state.db, valid, Some(actor(&user)), space).await?;
+    let doc = documents::create_in(&state.db, valid, caller(&user), space).await?;
     let mut res = doc_response(StatusCode::CREATED, &doc);
     res.headers_mut().insert(
         header::LOCATION,
@@ -175,7 +175,7 @@ pub async fn api_get(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let doc = documents::get(&state.db, &parse_id(&id)?, Some(actor(&user))).await?;
+    let doc = documents::get(&state.db, &parse_id(&id)?, caller(&user)).await?;
     if doc.deleted_at.is_some() {
         return Err(DocError::NotFound.into());
     }
@@ -241,7 +241,7 @@ pub async fn api_update(
     let id = parse_id(&id)?;
     let base = if_match(&req)?;
     let valid = input.valid(state.config.max_doc_bytes)?;
-    let who = Some(actor(&user));
+    let who = caller(&user);
     let saved = documents::save(&state.db, &id, base, valid, OnStale::Refuse, who).await?;
     Ok(doc_response(StatusCode::OK, &saved.doc))
 }
@@ -266,7 +266,7 @@ pub async fn api_delete(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    documents::trash(&state.db, &parse_id(&id)?, Some(actor(&user))).await?;
+    documents::trash(&state.db, &parse_id(&id)?, caller(&user)).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 

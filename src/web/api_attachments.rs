@@ -14,7 +14,7 @@ use super::api_types::{AttachmentJson, ErrorJson};
 use super::error::AppError;
 use super::middleware::limits::UploadBudget;
 use super::middleware::session::CurrentUser;
-use super::params::actor;
+use super::params::caller;
 use crate::documents::DocError;
 use crate::documents::attachments;
 
@@ -53,7 +53,7 @@ pub async fn api_attachments(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
-    let list = attachments::list(&state.db, &id, Some(actor(&user))).await?;
+    let list = attachments::list(&state.db, &id, caller(&user)).await?;
     Ok(HttpResponse::Ok().json(AttachmentsJson {
         attachments: list
             .into_iter()
@@ -96,7 +96,7 @@ pub async fn api_attach(
 ) -> Result<HttpResponse, ApiError> {
     let id = parse_id(&id)?;
     // Refused before the body is read, as the pages refuse.
-    attachments::check_editable(&state.db, &id, Some(actor(&user))).await?;
+    attachments::check_editable(&state.db, &id, caller(&user)).await?;
     let cap = state.config.max_attachment_bytes;
     let bad = |e: AppError| ApiError::Status(StatusCode::BAD_REQUEST, e.to_string());
     // Held until the file is stored (or refused).
@@ -129,8 +129,7 @@ pub async fn api_attach(
         }
         Some((name, Some(bytes))) => (name, bytes),
     };
-    let attached =
-        attachments::attach(&state.db, &id, Some(actor(&user)), &name, bytes, cap).await?;
+    let attached = attachments::attach(&state.db, &id, caller(&user), &name, bytes, cap).await?;
     Ok(HttpResponse::Created().json(AttachmentJson::from(attached)))
 }
 
@@ -163,7 +162,7 @@ pub async fn api_detach(
     let id = parse_id(&path.0)?;
     let name = super::attachments::file_name(&req)
         .map_err(|_| ApiError::Status(StatusCode::NOT_FOUND, "No such file.".into()))?;
-    attachments::detach(&state.db, &id, Some(actor(&user)), &name).await?;
+    attachments::detach(&state.db, &id, caller(&user), &name).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -201,7 +200,7 @@ pub async fn api_download(
     let id = parse_id(&path.0)?;
     let not_found = || ApiError::Status(StatusCode::NOT_FOUND, "No such file.".into());
     let name = super::attachments::file_name(&req).map_err(|_| not_found())?;
-    let file = attachments::find(&state.db, &id, Some(actor(&user)), &name)
+    let file = attachments::find(&state.db, &id, caller(&user), &name)
         .await
         .map_err(|e| match e {
             DocError::NotFound => not_found(),

@@ -10,7 +10,7 @@ use super::AppState;
 use super::api::ApiError;
 use super::api_types::ErrorJson;
 use super::middleware::session::CurrentUser;
-use super::params::actor;
+use super::params::caller;
 use crate::documents;
 
 /// A folder that directly holds documents the user may read.
@@ -64,7 +64,7 @@ pub async fn api_folders(
     state: web::Data<AppState>,
     user: CurrentUser,
 ) -> Result<HttpResponse, ApiError> {
-    let folders = documents::folders(&state.db, Some(actor(&user))).await?;
+    let folders = documents::folders(&state.db, caller(&user)).await?;
     Ok(HttpResponse::Ok().json(FoldersJson {
         folders: folders
             .iter()
@@ -92,7 +92,7 @@ pub async fn api_tags(
     state: web::Data<AppState>,
     user: CurrentUser,
 ) -> Result<HttpResponse, ApiError> {
-    let tags = documents::tags(&state.db, Some(actor(&user))).await?;
+    let tags = documents::tags(&state.db, caller(&user)).await?;
     Ok(HttpResponse::Ok().json(TagsJson {
         tags: tags
             .iter()

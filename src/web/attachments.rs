@@ -17,7 +17,7 @@ use super::error::{AppError, doc_status};
 use super::form::FormData;
 use super::middleware::limits::{UploadBudget, UploadBusy};
 use super::middleware::session::CurrentUser;
-use super::params::{actor, parse_id};
+use super::params::{caller, parse_id};
 use crate::documents::attachments::{self, FileInfo};
 use crate::documents::{DocError, DocId, human_size};
 
@@ -131,7 +131,7 @@ pub async fn attach(
     let id = parse_id(&id)?;
     // Who may not attach sends no file quire keeps (the editor's text still
     // comes back to them with the reason), so takes no room for one either.
-    let allowed = match attachments::check_editable(&state.db, &id, Some(actor(&user))).await {
+    let allowed = match attachments::check_editable(&state.db, &id, caller(&user)).await {
         Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
         other => other,
     };
@@ -177,7 +177,7 @@ pub async fn attach(
         )),
         Some((_, None)) => Err((StatusCode::PAYLOAD_TOO_LARGE, too_large(cap))),
         Some((name, Some(bytes))) => {
-            match attachments::attach(&state.db, &id, Some(actor(&user)), &name, bytes, cap).await {
+            match attachments::attach(&state.db, &id, caller(&user), &name, bytes, cap).await {
                 Ok(attached) => Ok(attached),
                 Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
                 Err(e) => Err((doc_status(&e), refusal(&e))),
@@ -223,7 +223,7 @@ async fn editor_again(
     mine: &EditForm,
     notice: &str,
 ) -> Result<HttpResponse, AppError> {
-    let files = attachments::list(&state.db, id, Some(actor(user)))
+    let files = attachments::list(&state.db, id, caller(user))
         .await?
         .iter()
         .map(|f| super::editor::FileView::of(id.as_str(), f))
@@ -246,7 +246,7 @@ pub async fn remove(
     let id = parse_id(&id)?;
     let mine = EditForm::sent(&form, Some(&id), state.config.max_doc_bytes)?;
     let name = form.require("remove")?.to_owned();
-    match attachments::detach(&state.db, &id, Some(actor(&user)), &name).await {
+    match attachments::detach(&state.db, &id, caller(&user), &name).await {
         Ok(()) => {}
         Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
         Err(DocError::NotFound) => {
@@ -279,12 +279,11 @@ async fn editor_attach(
             return Err(refuse(StatusCode::UNPROCESSABLE_ENTITY, message, mine));
         }
     };
-    let attached =
-        match attachments::attach(&state.db, id, Some(actor(user)), &name, bytes, cap).await {
-            Ok(a) => a,
-            Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
-            Err(e) => return Err(refuse(doc_status(&e), refusal(&e), mine)),
-        };
+    let attached = match attachments::attach(&state.db, id, caller(user), &name, bytes, cap).await {
+        Ok(a) => a,
+        Err(DocError::Internal(e)) => return Err(AppError::Internal(e)),
+        Err(e) => return Err(refuse(doc_status(&e), refusal(&e), mine)),
+    };
     if !mine.body.is_empty() && !mine.body.ends_with('\n') {
         mine.body.push('\n');
     }
@@ -308,7 +307,7 @@ pub async fn file_get(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&path.0)?;
     let name = file_name(&req)?;
-    let file = attachments::find(&state.db, &id, Some(actor(&user)), &name).await?;
+    let file = attachments::find(&state.db, &id, caller(&user), &name).await?;
     serve(&req, &state, file).await
 }
 
@@ -318,10 +317,8 @@ pub async fn public_file_get(
     state: web::Data<AppState>,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, AppError> {
-    let doc = crate::documents::access::find_public(&state.db, &path.0).await?;
-    let id = parse_id(&doc.id)?;
     let name = file_name(&req)?;
-    let file = attachments::find(&state.db, &id, None, &name).await?;
+    let file = attachments::find_public(&state.db, &path.0, &name).await?;
     serve(&req, &state, file).await
 }
 

@@ -19,7 +19,7 @@ use super::{AppState, done};
 use crate::documents::{self, DocError};
 use crate::web::error::AppError;
 
-use super::params::{ListQuery, actor, parse_id};
+use super::params::{ListQuery, actor, caller, parse_id};
 
 pub async fn document_list(
     state: web::Data<AppState>,
@@ -28,7 +28,7 @@ pub async fn document_list(
 ) -> Result<HttpResponse, AppError> {
     let page = query.page();
     let listing = query.listing().map_err(AppError::BadRequest)?;
-    let who = Some(actor(&user));
+    let who = caller(&user);
     // The folders, tags and count are the same on every page until something
     // changes: kept in the page cache, only the rows are read each time.
     let (viewer, filters) = (user.0.id, listing.filters());
@@ -38,15 +38,19 @@ pub async fn document_list(
     let places = async {
         match &known_places {
             Some(places) => Ok(places.clone()),
-            None => documents::places(&state.db, who, listing.space)
-                .await
-                .map(Arc::new),
+            None => {
+                let ((folders, tags), spaces) = futures_util::future::try_join(
+                    documents::places(&state.db, who, listing.space),
+                    crate::teams::spaces::names(&state.db, viewer),
+                )
+                .await?;
+                Ok::<_, DocError>(Arc::new((folders, tags, spaces)))
+            }
         }
     };
-    let ((rows, total), places, spaces) = futures_util::future::try_join3(
+    let ((rows, total), places) = futures_util::future::try_join(
         documents::list_knowing(&state.db, page, &listing, who, known_total),
         places,
-        crate::teams::spaces::names(&state.db, viewer),
     )
     .await?;
     if known_places.is_none() || known_total.is_none() {
@@ -63,7 +67,7 @@ pub async fn document_list(
         Places {
             folders: places.0,
             tags: places.1,
-            spaces,
+            spaces: places.2,
         },
     );
     Ok(respond::fragment(StatusCode::OK, "Documents", &partial))
@@ -86,7 +90,7 @@ pub async fn document_new(
     user: CurrentUser,
     query: web::Query<NewQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let folders = documents::folders(&state.db, Some(actor(&user))).await?;
+    let folders = documents::folders(&state.db, caller(&user)).await?;
     let folder = query.folder.as_deref().map(documents::place::folder_path);
     let title: String = query
         .title
@@ -129,7 +133,7 @@ pub async fn document_create(
     };
     let key = mine.draft_key.clone();
     let space = form.get("space").and_then(documents::InSpace::parse);
-    let doc = documents::create_in(&state.db, valid, Some(actor(&user)), space)
+    let doc = documents::create_in(&state.db, valid, caller(&user), space)
         .await
         .map_err(|e| AppError::from_doc(e, mine))?;
     // The document holds the text now; its draft would only be offered again.
@@ -200,7 +204,7 @@ pub async fn document_edit(
     query: web::Query<EditQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
+    let doc = documents::get(&state.db, &id, caller(&user)).await?;
     if !doc.access.may_edit() {
         return Err(DocError::Forbidden.into());
     }
@@ -209,10 +213,10 @@ pub async fn document_edit(
     }
     let (draft, folders) = futures_util::future::try_join(
         documents::drafts::offer(&state.db, &doc, actor(&user)),
-        documents::folders(&state.db, Some(actor(&user))),
+        documents::folders(&state.db, caller(&user)),
     )
     .await?;
-    let files = documents::attachments::list(&state.db, &id, Some(actor(&user)))
+    let files = documents::attachments::list(&state.db, &id, caller(&user))
         .await?
         .iter()
         .map(|f| super::editor::FileView::of(&doc.id, f))
@@ -254,7 +258,7 @@ pub async fn document_update(
     }
     let saved = match mine.valid() {
         Ok(valid) => {
-            let who = Some(actor(&user));
+            let who = caller(&user);
             let merge = documents::OnStale::Merge { cap: mine.cap };
             documents::save(&state.db, &id, mine.version, valid, merge, who).await
         }
@@ -288,7 +292,7 @@ pub async fn document_delete(
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    documents::trash(&state.db, &id, Some(actor(&user))).await?;
+    documents::trash(&state.db, &id, caller(&user)).await?;
     Ok(done(&req, "/", Message::Trashed))
 }
 

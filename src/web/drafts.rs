@@ -10,7 +10,7 @@ use askama::Template;
 use super::form::FormData;
 use super::message::Message;
 use super::middleware::session::CurrentUser;
-use super::params::{actor, parse_id};
+use super::params::{actor, caller, parse_id};
 use super::when::{fmt_time, iso_time};
 use super::{AppState, done};
 use crate::documents::{self, DocError, Document, Draft, drafts};
@@ -157,7 +157,7 @@ pub async fn draft_offer(
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let doc = documents::get(&state.db, &id, Some(actor(&user))).await?;
+    let doc = documents::get(&state.db, &id, caller(&user)).await?;
     let draft = match doc.access.may_edit() {
         true => drafts::offer(&state.db, &doc, actor(&user)).await?,
         false => None,

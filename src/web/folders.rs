@@ -7,7 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use super::form::FormData;
 use super::message::Message;
 use super::middleware::session::CurrentUser;
-use super::params::actor;
+use super::params::caller;
 use super::{AppState, done};
 use crate::documents::{self, DocError};
 use crate::web::error::AppError;
@@ -19,7 +19,7 @@ pub async fn folder_rename(
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
     let (from, to) = (form.require("from")?, form.require("to")?);
-    match documents::rename_folder(&state.db, from, to, Some(actor(&user))).await {
+    match documents::rename_folder(&state.db, from, to, caller(&user)).await {
         Ok(renamed) => {
             let path = match renamed.to.as_str() {
                 "" => "/".to_owned(),

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::message::Message;
 use super::middleware::session::CurrentUser;
-use super::params::{PageQuery, actor, parse_id};
+use super::params::{PageQuery, caller, parse_id};
 use super::respond;
 use super::when::{fmt_time, iso_time};
 use super::{AppState, done};
@@ -118,7 +118,7 @@ pub async fn document_history(
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
     let page = query.into_inner().page();
-    let (doc, revs, earlier) = documents::history(&state.db, &id, page, Some(actor(&user))).await?;
+    let (doc, revs, earlier) = documents::history(&state.db, &id, page, caller(&user)).await?;
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
     }
@@ -148,8 +148,7 @@ pub async fn revision_show(
 ) -> Result<HttpResponse, AppError> {
     let (id, rev) = path.into_inner();
     let id = parse_id(&id)?;
-    let (doc, revision, text) =
-        documents::revision(&state.db, &id, rev, Some(actor(&user))).await?;
+    let (doc, revision, text) = documents::revision(&state.db, &id, rev, caller(&user)).await?;
     // A trashed document's old texts are gone from view with it, as its page is.
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
@@ -186,7 +185,7 @@ pub async fn revision_diff(
     query: web::Query<DiffQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    let actor = Some(actor(&user));
+    let actor = caller(&user);
     let doc = documents::get(&state.db, &id, actor).await?;
     if doc.deleted_at.is_some() {
         return Ok(super::trash::in_trash_page(&doc));
@@ -226,7 +225,7 @@ pub async fn revision_restore(
 ) -> Result<HttpResponse, AppError> {
     let (id, rev) = path.into_inner();
     let id = parse_id(&id)?;
-    let saved = documents::restore_revision(&state.db, &id, rev, Some(actor(&user))).await?;
+    let saved = documents::restore_revision(&state.db, &id, rev, caller(&user)).await?;
     Ok(done(
         &req,
         &format!("/d/{}", saved.id),

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::form::FormData;
 use super::message::Message;
 use super::middleware::session::CurrentUser;
-use super::params::{actor, parse_id};
+use super::params::{actor, caller, parse_id};
 use super::{AppState, done, respond};
 use crate::documents::{self, DocError, InSpace};
 use crate::teams::moves::{MovePlan, move_document};
@@ -41,7 +41,7 @@ async fn move_page(
     error: Option<&str>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(raw_id)?;
-    let doc = documents::get(&state.db, &id, Some(actor(user))).await?;
+    let doc = documents::get(&state.db, &id, caller(user)).await?;
     let mut choices = Vec::new();
     if doc.owner_id == Some(user.0.id) {
         choices.push(("personal".to_owned(), "Personal (only you)".to_owned()));

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer};
 
 use super::middleware::session::CurrentUser;
-use crate::documents::{Actor, DocId, InSpace, Listing, Order, Owner, Sort, place};
+use crate::documents::{Actor, Caller, DocId, InSpace, Listing, Order, Owner, Sort, place};
 use crate::web::error::AppError;
 
 #[derive(Deserialize)]
@@ -97,6 +97,11 @@ where
         Some(s) if s.is_empty() => Ok(None),
         Some(s) => T::deserialize(s.into_deserializer()).map(Some),
     }
+}
+
+/// The signed-in person as the domain's caller (the only kind a handler makes).
+pub fn caller(user: &CurrentUser) -> Caller<'_> {
+    Caller::Person(actor(user))
 }
 
 pub fn actor(user: &CurrentUser) -> Actor<'_> {

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::AppState;
 use super::middleware::session::CurrentUser;
-use super::params::actor;
+use super::params::caller;
 use super::respond;
 use super::when::{fmt_time, iso_time};
 use crate::documents::{self, SearchHit};
@@ -19,6 +19,9 @@ const RESULTS: i64 = 50;
 pub struct SearchQuery {
     #[serde(default)]
     q: String,
+    /// Only this space: `personal` or its number; empty or left out: all.
+    #[serde(default)]
+    space: String,
 }
 
 pub struct HitRow {
@@ -55,6 +58,10 @@ struct ResultsPartial {
 #[template(path = "search/page_partial.html")]
 struct SearchPartial {
     results: ResultsPartial,
+    /// The space chosen (`personal`, a number, empty: all) and those to
+    /// choose from: (value, name).
+    space: String,
+    spaces: Vec<(String, String)>,
 }
 
 pub async fn search_results(
@@ -63,11 +70,12 @@ pub async fn search_results(
     user: CurrentUser,
     query: web::Query<SearchQuery>,
 ) -> HttpResponse {
-    let q = query.into_inner().q;
+    let SearchQuery { q, space } = query.into_inner();
+    let space = documents::InSpace::parse(&space);
     let found = if q.trim().is_empty() {
         documents::Found::default()
     } else {
-        documents::search(&state.db, &q, RESULTS, Some(actor(&user))).await
+        documents::search_in(&state.db, (&q, space), RESULTS, caller(&user)).await
     };
     let results = ResultsPartial {
         hits: found.hits.iter().map(HitRow::from).collect(),
@@ -92,8 +100,22 @@ pub async fn search_results(
         .get("hx-target")
         .is_some_and(|t| t.as_bytes() == b"results");
     if live {
-        respond::fragment(status, &title, &results)
-    } else {
-        respond::fragment(status, &title, &SearchPartial { results })
+        return respond::fragment(status, &title, &results);
     }
+    // The spaces to choose from; without them the page still searches all.
+    let names = crate::teams::spaces::names(&state.db, user.0.id)
+        .await
+        .unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "listing the spaces to search in failed");
+            Vec::new()
+        });
+    let spaces = std::iter::once(("personal".to_owned(), "Personal".to_owned()))
+        .chain(names.into_iter().map(|(id, name)| (id.to_string(), name)))
+        .collect();
+    let page = SearchPartial {
+        results,
+        space: space.map(|s| s.param()).unwrap_or_default(),
+        spaces,
+    };
+    respond::fragment(status, &title, &page)
 }

@@ -141,5 +141,5 @@ async fn welcome(
         user_id: user.id,
         name: &user.username,
     };
-    documents::create(&state.db, valid, Some(actor)).await
+    documents::create(&state.db, valid, actor.into()).await
 }

@@ -8,7 +8,7 @@ use super::doc_view::{DocView, ShowPartial};
 use super::form::FormData;
 use super::message::Message;
 use super::middleware::session::CurrentUser;
-use super::params::{actor, parse_id};
+use super::params::{caller, parse_id};
 use super::respond;
 use super::{AppState, done};
 use crate::documents;
@@ -48,7 +48,7 @@ async fn sharing_page(
     id: &documents::DocId,
     refused: Option<(String, String)>,
 ) -> Result<HttpResponse, AppError> {
-    let doc = documents::get(&state.db, id, Some(actor(user))).await?;
+    let doc = documents::get(&state.db, id, caller(user)).await?;
     if !doc.access.may_own() {
         return Err(AppError::Forbidden(
             "Only the owner of a document can change who sees it.".into(),
@@ -123,7 +123,7 @@ pub async fn share_update(
         Change::Share { username, .. } => Some(username.to_string()),
         _ => None,
     };
-    match access::change(&state.db, &id, Some(actor(&user)), change).await {
+    match access::change(&state.db, &id, caller(&user), change).await {
         Ok(()) => {}
         // A name that matches nobody: said beside the field, the name kept.
         Err(documents::DocError::Invalid(why)) if shared_with.is_some() => {

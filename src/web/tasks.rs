@@ -10,7 +10,7 @@ use actix_web::{HttpResponse, web};
 use super::AppState;
 use super::form::FormData;
 use super::middleware::session::CurrentUser;
-use super::params::{actor, parse_id};
+use super::params::{caller, parse_id};
 use crate::documents::{self, DocError, OnStale, Valid};
 use crate::web::error::AppError;
 
@@ -39,7 +39,7 @@ pub async fn task_set(
         "false" => false,
         _ => return Err(AppError::BadRequest("done is true or false.".into())),
     };
-    let (_, shown, text) = documents::revision(&state.db, &id, version, Some(actor(&user))).await?;
+    let (_, shown, text) = documents::revision(&state.db, &id, version, caller(&user)).await?;
     let Some(body) = documents::set_task(&text, index, done) else {
         return Ok(refused(
             StatusCode::CONFLICT,
@@ -49,7 +49,7 @@ pub async fn task_set(
     let cap = state.config.max_doc_bytes;
     let valid = Valid::parse(&shown.title, &body, cap)?;
     let merge = OnStale::Merge { cap };
-    match documents::save(&state.db, &id, version, valid, merge, Some(actor(&user))).await {
+    match documents::save(&state.db, &id, version, valid, merge, caller(&user)).await {
         Ok(saved) => Ok(answer(
             StatusCode::OK,
             serde_json::json!({ "version": saved.doc.version, "merged": saved.merged_with.is_some() }),

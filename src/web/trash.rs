@@ -9,7 +9,7 @@ use super::form::FormData;
 use super::list_page::DocRow;
 use super::message::Message;
 use super::middleware::session::CurrentUser;
-use super::params::{PageQuery, actor, parse_id};
+use super::params::{PageQuery, caller, parse_id};
 use super::respond;
 use super::{AppState, done};
 use crate::documents::{self, Document};
@@ -30,7 +30,7 @@ pub async fn trash_list(
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, AppError> {
     let page = query.into_inner().page();
-    let (rows, more) = documents::list_trash(&state.db, page, Some(actor(&user))).await?;
+    let (rows, more) = documents::list_trash(&state.db, page, caller(&user)).await?;
     let partial = TrashPartial {
         rows: rows.iter().map(DocRow::from).collect(),
         page,
@@ -46,7 +46,7 @@ pub async fn document_restore(
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let id = parse_id(&id)?;
-    documents::restore(&state.db, &id, Some(actor(&user))).await?;
+    documents::restore(&state.db, &id, caller(&user)).await?;
     Ok(done(&req, &format!("/d/{id}"), Message::Restored))
 }
 
@@ -69,7 +69,7 @@ pub async fn trash_empty(
             &ConfirmEmptyPartial,
         ));
     }
-    documents::empty_trash(&state.db, Some(actor(&user))).await?;
+    documents::empty_trash(&state.db, caller(&user)).await?;
     Ok(done(&req, "/trash", Message::TrashEmptied))
 }
 

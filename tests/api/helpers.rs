@@ -308,7 +308,7 @@ impl TestApp {
             name: "alice",
         };
         let id = quire::documents::DocId::parse(id).expect("a document id");
-        let (_, revision, text) = quire::documents::revision(&self.db, &id, rev, Some(actor))
+        let (_, revision, text) = quire::documents::revision(&self.db, &id, rev, actor.into())
             .await
             .unwrap_or_else(|e| panic!("revision {rev}: {e}"));
         (revision.title, text)

@@ -46,7 +46,7 @@ async fn get(app: &TestApp, client: &reqwest::Client, path: &str) -> StatusCode 
 /// A document with no owner, as the command line made them before an admin existed.
 async fn ownerless(app: &TestApp, title: &str) -> String {
     let doc = Valid::parse(title, "common text", 1024).expect("valid");
-    documents::create(&app.db, doc, None)
+    documents::create(&app.db, doc, documents::Caller::Quire)
         .await
         .expect("created")
         .id
@@ -75,9 +75,13 @@ async fn a_document_without_an_owner_cannot_be_shared_published_or_deleted_by_a_
     }
     let status = post(&app, &bob, &format!("/d/{id}/delete"), &[]).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let doc = documents::get(&app.db, &documents::DocId::parse(&id).expect("id"), None)
-        .await
-        .expect("still there");
+    let doc = documents::get(
+        &app.db,
+        &documents::DocId::parse(&id).expect("id"),
+        documents::Caller::Quire,
+    )
+    .await
+    .expect("still there");
     assert!(doc.public_token.is_none());
     assert!(doc.deleted_at.is_none());
 }
@@ -88,7 +92,7 @@ async fn emptying_the_trash_deletes_only_what_the_user_owns() {
     let bob = bob(&app).await;
     let id = ownerless(&app, "Kept by nobody").await;
     let doc_id = documents::DocId::parse(&id).expect("id");
-    documents::trash(&app.db, &doc_id, None)
+    documents::trash(&app.db, &doc_id, documents::Caller::Quire)
         .await
         .expect("trashed");
     let alices = app.create_document("Alice's draft", "mine").await;
@@ -97,7 +101,7 @@ async fn emptying_the_trash_deletes_only_what_the_user_owns() {
     let status = post(&app, &bob, "/trash/empty", &[("confirm", "yes")]).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
 
-    let left = documents::get(&app.db, &doc_id, None).await;
+    let left = documents::get(&app.db, &doc_id, documents::Caller::Quire).await;
     assert!(left.is_ok(), "the ownerless document is still in the trash");
     let (_, trash) = app.get_text("/trash").await;
     assert!(trash.contains("Alice&#39;s draft") || trash.contains("Alice's draft"));

@@ -37,7 +37,9 @@ async fn documents_written_while_no_server_ran_are_found_once_it_starts() {
         // indexing them: the queue is in the file it wrote.
         let db = Db::open(&config).await.unwrap();
         let doc = Valid::parse("Kept in the queue", "a marmalade recipe", 1 << 20).unwrap();
-        documents::create(&db, doc, None).await.unwrap();
+        documents::create(&db, doc, documents::Caller::Quire)
+            .await
+            .unwrap();
         let queued = quire::db::search::queue::queued(&db).await.unwrap();
         assert_eq!(queued, 1, "the new document waits in the queue");
         db.close().await;

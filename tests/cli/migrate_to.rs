@@ -109,11 +109,13 @@ async fn seed(source: &Source) -> Seeded {
         name: &alice.username,
     };
     let valid = |n: usize| Valid::parse("Field notes", &text(n), config.max_doc_bytes).unwrap();
-    let doc = documents::create(&db, valid(1), Some(actor)).await.unwrap();
+    let doc = documents::create(&db, valid(1), actor.into())
+        .await
+        .unwrap();
     let id = DocId::parse(&doc.id).unwrap();
     for n in 2..=5 {
         let base = n as i64 - 1;
-        documents::save(&db, &id, base, valid(n), OnStale::Refuse, Some(actor))
+        documents::save(&db, &id, base, valid(n), OnStale::Refuse, actor.into())
             .await
             .unwrap();
     }
@@ -128,7 +130,7 @@ async fn seed(source: &Source) -> Seeded {
     )
     .await
     .unwrap();
-    documents::attachments::attach(&db, &id, Some(actor), "photo.png", PHOTO.to_vec(), 1 << 20)
+    documents::attachments::attach(&db, &id, actor.into(), "photo.png", PHOTO.to_vec(), 1 << 20)
         .await
         .unwrap();
     let session = accounts::start_session(&db, &alice).await.unwrap();

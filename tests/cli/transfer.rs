@@ -369,7 +369,8 @@ fn an_import_indexes_for_search_before_it_finishes_unless_told_to_leave_it_for_l
         let db = quire::db::Db::open(&config).await.unwrap();
         assert_eq!(queued(&db).await.unwrap(), 2, "left for later");
         // Without a server's indexer running, a search indexes first.
-        let found = quire::documents::search(&db, "lentil", 10, None).await;
+        let found =
+            quire::documents::search(&db, "lentil", 10, quire::documents::Caller::Quire).await;
         assert_eq!(found.hits.len(), 1);
         assert_eq!(found.hits[0].title, "Beta");
         assert_eq!(queued(&db).await.unwrap(), 0);

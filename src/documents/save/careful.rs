@@ -4,7 +4,7 @@
 //! text over `base`, or, when someone saved since, does what `OnStale` says.
 
 use super::super::{
-    Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, drafts, now_ms,
+    Access, Caller, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, drafts, now_ms,
     revisions,
 };
 use super::{OnStale, RenderedPage, Saved};
@@ -18,7 +18,7 @@ pub(super) async fn save(
     doc: &Valid,
     page: &RenderedPage,
     on_stale: OnStale,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<Saved, DocError> {
     let mut tx = db.begin_write().await?;
     let current = access::authorize(&*tx, id, actor, Access::Edit).await?;
@@ -47,7 +47,7 @@ pub(super) async fn save(
             }
         }
     };
-    if let Some(actor) = actor.filter(|_| on_stale.drops_draft()) {
+    if let Some(actor) = actor.person().filter(|_| on_stale.drops_draft()) {
         drafts::remove(&tx, saved.doc.seq, actor.user_id).await?;
     }
     tx.commit().await?;
@@ -61,7 +61,7 @@ pub(in crate::documents) async fn write_next_version(
     current: &Document,
     doc: &Valid,
     html: &PackedHtml,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<Document, DocError> {
     let cjk = cjk::index_text(doc.title(), doc.body());
     let next = store::NextVersion {
@@ -79,7 +79,7 @@ pub(in crate::documents) async fn write_next_version(
         &saved.title,
         &saved.body,
         Some(&current.body),
-        actor.map(|a| a.name),
+        actor.person().map(|a| a.name),
         saved.updated_at,
     )
     .await?;

@@ -13,7 +13,7 @@ pub(super) use careful::write_next_version;
 pub use stale::{Conflicted, OnStale};
 
 use super::render::RenderedPage;
-use super::{Actor, DocError, DocId, Document, Valid};
+use super::{Caller, DocError, DocId, Document, Valid};
 use crate::db::Db;
 
 /// What a save did.
@@ -35,7 +35,7 @@ pub async fn save(
     base: i64,
     doc: Valid,
     on_stale: OnStale,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<Saved, DocError> {
     let page = RenderedPage::render(doc.body(), Some(id.as_str()))?;
     if let Some(saved) = quick::save(db, (id, base), &doc, &page, on_stale, actor).await? {

@@ -7,7 +7,8 @@
 //! careful path decides what to say.
 
 use super::super::{
-    Access, Actor, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, now_ms, revisions,
+    Access, Caller, DocError, DocId, Document, RENDER_VERSION, Valid, access, cjk, now_ms,
+    revisions,
 };
 use super::{OnStale, RenderedPage};
 use crate::db::Db;
@@ -23,7 +24,7 @@ pub(super) async fn save(
     doc: &Valid,
     page: &RenderedPage,
     on_stale: OnStale,
-    actor: Option<Actor<'_>>,
+    actor: Caller<'_>,
 ) -> Result<Option<Document>, DocError> {
     let current = match access::authorize(&db.read, id, actor, Access::Edit).await {
         Ok(current) => current,
@@ -49,9 +50,12 @@ pub(super) async fn save(
             text,
             added,
             removed,
-            author: actor.map(|a| a.name.to_owned()),
+            author: actor.person().map(|a| a.name.to_owned()),
         },
-        drop_draft_of: actor.filter(|_| on_stale.drops_draft()).map(|a| a.user_id),
+        drop_draft_of: actor
+            .person()
+            .filter(|_| on_stale.drops_draft())
+            .map(|a| a.user_id),
     };
     let saved = grouped::write_version(db, version).await?;
     // The statement left out the texts it wrote: they are the caller's.
