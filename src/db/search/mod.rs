@@ -54,29 +54,38 @@ pub async fn texts_start(
     q.fetch_all(ex).await
 }
 
-/// The search's folder and tag filters on `d`: the folder as `$5`, the folder
-/// with a slash as `$6`, the tag as `$7`, each NULL for none (then the
-/// condition holds without reading the row). PostgreSQL is told their types.
+/// The search's folder, tag and space filters on `d`: the folder as `$5`, the
+/// folder with a slash as `$6`, the tag as `$7`, the space as `$8` (0: the
+/// viewer's, `$4`, personal space), each NULL for none (then the condition
+/// holds without reading the row). PostgreSQL is told their types.
 pub fn in_scope(postgres: bool) -> String {
-    let text = if postgres { "::text" } else { "" };
+    let (text, int) = if postgres {
+        ("::text", "::bigint")
+    } else {
+        ("", "")
+    };
     format!(
-        "($5{text} IS NULL OR {}) AND ($7{text} IS NULL OR {})",
+        "($5{text} IS NULL OR {}) AND ($7{text} IS NULL OR {})
+          AND ($8{int} IS NULL OR d.space_id = $8{int}
+               OR ($8{int} = 0 AND d.space_id IS NULL AND d.owner_id = $4))",
         places::in_folder("d.folder", "$5", "$6"),
         places::has_tag("$7")
     )
 }
 
-/// A search's folder and tag filters; none by default.
+/// A search's folder, tag and space filters; none by default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scope {
     /// A tidied folder path.
     pub folder: Option<String>,
     pub tag: Option<String>,
+    /// A space's id; 0: the viewer's personal space.
+    pub space: Option<i64>,
 }
 
 impl Scope {
     pub fn is_empty(&self) -> bool {
-        self.folder.is_none() && self.tag.is_none()
+        self.folder.is_none() && self.tag.is_none() && self.space.is_none()
     }
 
     /// The values a search statement binds for its filters, in order: the

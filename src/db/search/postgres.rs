@@ -31,11 +31,11 @@ fn words_sql() -> String {
     ))
 }
 
-/// Every term (`$8`...) appears inside the folded title and text; `$1` (the
+/// Every term (`$9`...) appears inside the folded title and text; `$1` (the
 /// `tsquery` of the word pass) is empty here.
 fn parts_sql(count: usize, recent: bool) -> String {
     let conditions: Vec<String> = (0..count)
-        .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 8))
+        .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 9))
         .collect();
     let visible = format!("{} AND {}", visible("$4"), super::in_scope(true));
     let from = if recent {
@@ -105,6 +105,7 @@ pub async fn run<T: crate::db::FromRow>(
     for value in scope.values() {
         q = q.bind(value);
     }
+    q = q.bind(scope.space);
     for value in values {
         q = q.bind(value.as_str());
     }

@@ -57,6 +57,7 @@ pub async fn ranked<T: crate::db::FromRow>(
         .bind(folder)
         .bind(under)
         .bind(tag)
+        .bind(scope.space)
         .fetch_all(ex)
         .await
 }
@@ -81,18 +82,18 @@ crate::db::from_row!(Candidate {
 
 /// Newest first, from `seq` `$3` down; the index (migrations/sqlite/0010)
 /// keeps no positions, so it ranks nothing. The text is read out only where it
-/// may hold each of the strings `$8` (a JSON array): most candidates of a part
+/// may hold each of the strings `$9` (a JSON array): most candidates of a part
 /// of a word do not, and reading each whole text out (it is also the largest
 /// part of a hit) cost more than SQLite's look (`LIKE`, ASCII letters case
 /// aside) at it. A text or title that is not all ASCII may hold them once
 /// folded (`length` counts characters, `size` bytes), so it is read out.
-/// Documents `$9` (ids, JSON) come without their text.
+/// Documents `$10` (ids, JSON) come without their text.
 static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT d.seq, d.id, d.title, d.updated_at,
-                CASE WHEN d.id IN (SELECT value FROM json_each($9)) THEN NULL
+                CASE WHEN d.id IN (SELECT value FROM json_each($10)) THEN NULL
                      WHEN NOT EXISTS (
-                              SELECT 1 FROM json_each($8) AS w
+                              SELECT 1 FROM json_each($9) AS w
                               WHERE d.body NOT LIKE '%' || w.value || '%'
                                 AND d.title NOT LIKE '%' || w.value || '%')
                        OR length(d.body) <> d.size
@@ -139,6 +140,7 @@ pub async fn candidates(
         .bind(folder)
         .bind(under)
         .bind(tag)
+        .bind(scope.space)
         .bind(each)
         .bind(not)
         .fetch_all(ex)

@@ -1,0 +1,119 @@
+//! Search narrowed to one space: the search page's space choice (and its URL,
+//! `?space=`) finds only what that space holds, with words or filters alone,
+//! and never more than the searcher may read.
+
+use reqwest::StatusCode;
+
+use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app};
+
+async fn make(app: &TestApp, title: &str, space: &str) {
+    let mut fields = vec![
+        ("title", title),
+        ("body", "marigold seeds"),
+        ("tags", "seeds"),
+    ];
+    if !space.is_empty() {
+        fields.push(("space", space));
+    }
+    let made = app.post_form("/docs", &fields).await;
+    assert_eq!(made.status(), StatusCode::SEE_OTHER, "{title}");
+}
+
+/// The titles of the hits on a search page, in order.
+fn hits(page: &str) -> Vec<String> {
+    let Some(from) = page.find(r#"<ol class="hits">"#) else {
+        return Vec::new();
+    };
+    page[from..]
+        .split("</ol>")
+        .next()
+        .unwrap()
+        .split(r#"<a href="/d/"#)
+        .skip(1)
+        .map(|a| {
+            let text = a.split_once('>').unwrap().1.split("</a>").next().unwrap();
+            text.replace("<mark>", "").replace("</mark>", "")
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_search_narrowed_to_a_space_finds_only_what_that_space_holds() {
+    let app = spawn_app().await;
+    let made = app
+        .post_form("/spaces", &[("name", "Ops"), ("default_role", "")])
+        .await;
+    let ops = made
+        .headers()
+        .get("location")
+        .and_then(|l| l.to_str().ok())
+        .and_then(|l| l.split('?').next())
+        .and_then(|l| l.rsplit('/').next())
+        .and_then(|n| n.parse::<i64>().ok())
+        .expect("the new space's page");
+    let team: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    make(&app, "Marigold team", "").await;
+    make(&app, "Marigold mine", "personal").await;
+    make(&app, "Marigold ops", &ops.to_string()).await;
+
+    let search = |q: &str, space: String| {
+        let path = format!("/search?q={q}&space={space}");
+        let app = &app;
+        async move {
+            let (status, page) = app.get_text(&path).await;
+            assert_eq!(status, StatusCode::OK, "{path}");
+            let mut found = hits(&page);
+            found.sort();
+            (found, page)
+        }
+    };
+    for q in ["marigold", "arigol", "tag:seeds"] {
+        let (all, page) = search(q, String::new()).await;
+        assert_eq!(
+            all,
+            ["Marigold mine", "Marigold ops", "Marigold team"],
+            "{q}"
+        );
+        assert!(page.contains(r#"<select id="search-space" name="space""#));
+        let (mine, _) = search(q, "personal".into()).await;
+        assert_eq!(mine, ["Marigold mine"], "{q}");
+        let (in_team, page) = search(q, team.to_string()).await;
+        assert_eq!(in_team, ["Marigold team"], "{q}");
+        assert!(
+            page.contains(&format!(r#"<option value="{team}" selected>Team</option>"#)),
+            "the choice is kept"
+        );
+        let (in_ops, _) = search(q, ops.to_string()).await;
+        assert_eq!(in_ops, ["Marigold ops"], "{q}");
+    }
+
+    // Someone who is no member of Ops finds nothing there, even asking for it
+    // by number; their own personal space holds none of alice's.
+    quire::accounts::create_user(&app.db, "nils", PASSWORD, false)
+        .await
+        .unwrap();
+    let (nils, _) = sign_in(&app.address, "nils", PASSWORD).await;
+    for (space, expected) in [
+        (ops.to_string(), vec![]),
+        ("personal".to_owned(), vec![]),
+        (team.to_string(), vec!["Marigold team".to_owned()]),
+        (String::new(), vec!["Marigold team".to_owned()]),
+    ] {
+        let page = nils
+            .get(format!("{}/search?q=marigold&space={space}", app.address))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(hits(&page), expected, "space {space:?}");
+        assert!(
+            !page.contains(r#">Ops</option>"#),
+            "nils is no member of Ops"
+        );
+    }
+}
