@@ -103,6 +103,20 @@ pub fn app(cfg: &mut ServiceConfig) {
             .route(
                 "/v1/documents/{id}/space",
                 post().to(crate::web::api_spaces::api_move),
+            )
+            .service(
+                resource("/v1/groups")
+                    .route(get().to(crate::web::api_groups::api_groups))
+                    .route(post().to(crate::web::api_groups::api_group_create)),
+            )
+            .service(
+                resource("/v1/groups/{id}/members")
+                    .route(get().to(crate::web::api_groups::api_group_members))
+                    .route(put().to(crate::web::api_groups::api_group_member_put)),
+            )
+            .route(
+                "/v1/groups/{id}/members/{user_id}",
+                delete().to(crate::web::api_groups::api_group_member_delete),
             ),
     )
     .service(

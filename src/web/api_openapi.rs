@@ -14,7 +14,7 @@ use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 use super::respond;
-use super::{api, api_attachments, api_places, api_spaces};
+use super::{api, api_attachments, api_groups, api_places, api_spaces};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -42,7 +42,12 @@ use super::{api, api_attachments, api_places, api_spaces};
         api_spaces::api_space_create,
         api_spaces::api_members,
         api_spaces::api_member_put,
-        api_spaces::api_move
+        api_spaces::api_move,
+        api_groups::api_groups,
+        api_groups::api_group_create,
+        api_groups::api_group_members,
+        api_groups::api_group_member_put,
+        api_groups::api_group_member_delete
     ),
     modifiers(&Bearer),
     security(("bearer" = [])),
@@ -50,6 +55,8 @@ use super::{api, api_attachments, api_places, api_spaces};
         (name = "documents", description = "Documents: Markdown text with a version"),
         (name = "spaces", description = "Spaces: shared places whose members read, edit or manage \
             what is in them. A document is in one space, or in its owner's personal space."),
+        (name = "groups", description = "Groups: people an administrator puts together, to make \
+            them members of a space or share a document with them at once."),
     ),
 )]
 struct Description;

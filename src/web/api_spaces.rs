@@ -141,22 +141,33 @@ pub async fn api_space_create(
 
 /// A rights refusal in the API's words (a document's words would say "read").
 fn refusal(e: crate::documents::DocError) -> ApiError {
+    forbidden_as(
+        e,
+        "Only the space's managers and administrators can do that.",
+    )
+}
+
+/// `e`, with a refusal said as `why` (403) instead of in a document's words.
+pub(super) fn forbidden_as(e: crate::documents::DocError, why: &str) -> ApiError {
     match e {
-        crate::documents::DocError::Forbidden => ApiError::Status(
-            StatusCode::FORBIDDEN,
-            "Only the space's managers and administrators can do that.".into(),
-        ),
+        crate::documents::DocError::Forbidden => {
+            ApiError::Status(StatusCode::FORBIDDEN, why.to_owned())
+        }
         other => other.into(),
     }
 }
 
-/// A space's id from the path; anything else is a space that does not exist
-/// (said in JSON, like every answer of the API).
-fn space_id(raw: &str) -> Result<i64, ApiError> {
+/// A space's or group's id from the path; anything else is one that does not
+/// exist (said in JSON, like every answer of the API).
+pub(super) fn id_in_path(raw: &str, missing: &str) -> Result<i64, ApiError> {
     raw.parse()
         .ok()
         .filter(|n| *n > 0)
-        .ok_or_else(|| ApiError::Status(StatusCode::NOT_FOUND, "No such space.".into()))
+        .ok_or_else(|| ApiError::Status(StatusCode::NOT_FOUND, missing.to_owned()))
+}
+
+fn space_id(raw: &str) -> Result<i64, ApiError> {
+    id_in_path(raw, "No such space.")
 }
 
 /// A member of a space.
@@ -322,12 +333,11 @@ pub async fn api_move(
     };
     let plan = moves::move_document(&state.db, &id, actor(&user), to, input.apply)
         .await
-        .map_err(|e| match e {
-            crate::documents::DocError::Forbidden => ApiError::Status(
-                StatusCode::FORBIDDEN,
-                "Only its owner or a manager of its space can move it out.".into(),
-            ),
-            other => other.into(),
+        .map_err(|e| {
+            forbidden_as(
+                e,
+                "Only its owner or a manager of its space can move it out.",
+            )
         })?;
     Ok(HttpResponse::Ok().json(MoveJson {
         moved: input.apply,

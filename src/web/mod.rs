@@ -6,6 +6,7 @@ pub mod admin;
 pub mod admin_user;
 pub mod api;
 pub mod api_attachments;
+pub mod api_groups;
 pub mod api_openapi;
 pub mod api_places;
 pub mod api_spaces;

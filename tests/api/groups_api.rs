@@ -1,0 +1,171 @@
+//! Groups through the JSON API: an administrator makes one and fills it, a
+//! space takes it as a member, and its people read what the space holds until
+//! they are taken out; nobody else may change it.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::helpers::{PASSWORD, api_token, sign_in, spawn_app};
+
+#[tokio::test]
+async fn a_group_made_through_the_api_gives_its_people_a_space_and_takes_it_away() {
+    let app = spawn_app().await;
+    let api = reqwest::Client::new();
+    let admin = api_token(&app.address, &app.client, &app.csrf).await;
+    quire::accounts::create_user(&app.db, "bea", PASSWORD, false)
+        .await
+        .unwrap();
+    let (bea_client, bea_csrf) = sign_in(&app.address, "bea", PASSWORD).await;
+    let bea = api_token(&app.address, &bea_client, &bea_csrf).await;
+    let url = |path: &str| format!("{}/api/v1{path}", app.address);
+
+    // A space nobody joins by default, with one document in it.
+    let space: Value = api
+        .post(url("/spaces"))
+        .bearer_auth(&admin)
+        .json(&json!({"name": "Research"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let space_id = space["id"].as_i64().unwrap();
+    let doc: Value = api
+        .post(url("/documents"))
+        .bearer_auth(&admin)
+        .json(&json!({"title": "Lab notes", "body": "pH 7", "space": space_id}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let doc_url = url(&format!("/documents/{}", doc["id"].as_str().unwrap()));
+    let bea_reads = || async {
+        let res = api.get(&doc_url).bearer_auth(&bea).send().await.unwrap();
+        res.status()
+    };
+    assert_eq!(bea_reads().await, StatusCode::NOT_FOUND);
+
+    // Only an administrator makes groups.
+    let refused = api
+        .post(url("/groups"))
+        .bearer_auth(&bea)
+        .json(&json!({"name": "Chemists"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let made = api
+        .post(url("/groups"))
+        .bearer_auth(&admin)
+        .json(&json!({"name": "Chemists"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), StatusCode::CREATED);
+    let group: Value = made.json().await.unwrap();
+    assert_eq!(group["name"], "Chemists");
+    assert_eq!(group["people"], 0);
+    let gid = group["id"].as_i64().unwrap();
+    let taken = api
+        .post(url("/groups"))
+        .bearer_auth(&admin)
+        .json(&json!({"name": "chemists"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(taken.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+    let members = url(&format!("/groups/{gid}/members"));
+    let by_bea = api
+        .put(&members)
+        .bearer_auth(&bea)
+        .json(&json!({"name": "bea"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_bea.status(), StatusCode::FORBIDDEN);
+    let nobody = api
+        .put(&members)
+        .bearer_auth(&admin)
+        .json(&json!({"name": "nobody-here"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(nobody.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let added = api
+        .put(&members)
+        .bearer_auth(&admin)
+        .json(&json!({"name": "bea"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(added.status(), StatusCode::NO_CONTENT);
+    let listed: Value = api
+        .get(&members)
+        .bearer_auth(&bea)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["members"].as_array().unwrap().len(), 1);
+    assert_eq!(listed["members"][0]["name"], "bea");
+    let bea_id = listed["members"][0]["id"].as_i64().unwrap();
+    let all: Value = api
+        .get(url("/groups"))
+        .bearer_auth(&bea)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let chemists = all["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == gid)
+        .expect("the group is listed");
+    assert_eq!(chemists["people"], 1);
+
+    // In the group alone, bea still reads nothing of the space; with the
+    // group a member, she does.
+    assert_eq!(bea_reads().await, StatusCode::NOT_FOUND);
+    let joined = api
+        .put(url(&format!("/spaces/{space_id}/members")))
+        .bearer_auth(&admin)
+        .json(&json!({"name": "Chemists", "role": "read"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(joined.status(), StatusCode::NO_CONTENT);
+    assert_eq!(bea_reads().await, StatusCode::OK);
+
+    // Out of the group, out of the space.
+    let gone = url(&format!("/groups/{gid}/members/{bea_id}"));
+    let by_bea = api.delete(&gone).bearer_auth(&bea).send().await.unwrap();
+    assert_eq!(by_bea.status(), StatusCode::FORBIDDEN);
+    assert_eq!(bea_reads().await, StatusCode::OK);
+    let removed = api.delete(&gone).bearer_auth(&admin).send().await.unwrap();
+    assert_eq!(removed.status(), StatusCode::NO_CONTENT);
+    assert_eq!(bea_reads().await, StatusCode::NOT_FOUND);
+    let again = api.delete(&gone).bearer_auth(&admin).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_FOUND);
+    let text = again.text().await.unwrap();
+    assert!(text.contains("No such group or member"), "{text}");
+
+    for bad in ["0", "x", "99999"] {
+        let res = api
+            .get(url(&format!("/groups/{bad}/members")))
+            .bearer_auth(&admin)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{bad}");
+        assert_eq!(res.headers()["content-type"], "application/json", "{bad}");
+    }
+}
