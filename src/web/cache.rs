@@ -40,8 +40,9 @@ const MOST_LISTS: usize = 500;
 const MOST_FOLDERS: usize = 200;
 
 /// What a list page shows beside its rows: the viewer's folders (each with
-/// how many documents it holds) and most used tags.
-pub type ListPlaces = (Vec<(String, i64)>, Vec<(String, i64)>);
+/// how many documents it holds), most used tags, and the spaces to choose from
+/// (id, name).
+pub type ListPlaces = (Vec<(String, i64)>, Vec<(String, i64)>, Vec<(i64, String)>);
 
 pub struct PageCache {
     changes: Changes,

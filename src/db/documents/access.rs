@@ -93,6 +93,17 @@ fn group_shared(doc: &str, viewer: &str, edit: bool) -> String {
     )
 }
 
+/// The documents shared with a group `viewer` is in: like `spaces_of`, a
+/// subquery that does not depend on the row, found once per listing (a test
+/// per row cost a list of 200 rows a tenth of a millisecond).
+fn shared_with_groups_of(viewer: &str) -> String {
+    format!(
+        "(SELECT gs.doc_seq FROM group_members gm
+            JOIN document_group_shares gs ON gs.group_id = gm.group_id
+          WHERE gm.user_id = {viewer})"
+    )
+}
+
 /// Who else sees a document, as columns: how many people and groups it is
 /// shared with by name, its owner's name, its space's name and how many people
 /// are members of that space; `doc` names the documents table or its alias.
@@ -112,10 +123,10 @@ pub fn visible(viewer_param: &str) -> String {
         "({v} IS NULL OR d.owner_id IS NULL OR d.owner_id = {v} OR d.visibility <> 'private'
           OR d.space_id IN {spaces}
           OR EXISTS (SELECT 1 FROM document_shares s WHERE s.doc_seq = d.seq AND s.user_id = {v})
-          OR {groups})",
+          OR d.seq IN {groups})",
         v = viewer_param,
         spaces = spaces_of(viewer_param, 1),
-        groups = group_shared("d", viewer_param, false),
+        groups = shared_with_groups_of(viewer_param),
     )
 }
 
