@@ -21,6 +21,11 @@ pub async fn names(db: &Db, user: i64) -> Result<Vec<(i64, String)>, DocError> {
     Ok(stored::names(&db.read, user).await?)
 }
 
+/// The spaces `user` may write in (edit or manage): (id, name), by name.
+pub async fn writable(db: &Db, user: i64) -> Result<Vec<(i64, String)>, DocError> {
+    Ok(stored::names_with(&db.read, user, Role::Edit.level()).await?)
+}
+
 /// A space `m` is a member of, or any space for an admin; others are missing.
 pub async fn find(db: &Db, m: Manager<'_>, id: i64) -> Result<SpaceRow, DocError> {
     match stored::find(&db.read, m.user_id, id).await? {

@@ -227,17 +227,5 @@ pub async fn writable(
     state: &AppState,
     user: &CurrentUser,
 ) -> Result<Vec<(i64, String)>, AppError> {
-    let spaces = teams::spaces::list(
-        &state.db,
-        Manager {
-            is_admin: false,
-            ..manager(user)
-        },
-    )
-    .await?;
-    Ok(spaces
-        .into_iter()
-        .filter(|s| s.role >= Role::Edit.level())
-        .map(|s| (s.id, s.name))
-        .collect())
+    Ok(teams::spaces::writable(&state.db, user.0.id).await?)
 }

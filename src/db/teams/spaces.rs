@@ -74,9 +74,19 @@ pub async fn list(
 
 /// The spaces `viewer` may read in, (id, name) by name: the list's choice.
 pub async fn names(ex: &impl Conn, viewer: i64) -> Result<Vec<(i64, String)>, crate::db::Error> {
+    names_with(ex, viewer, 1).await
+}
+
+/// The spaces where `viewer` has at least `role` (1 read, 2 edit, 3 manage),
+/// (id, name) by name.
+pub async fn names_with(
+    ex: &impl Conn,
+    viewer: i64,
+    role: i64,
+) -> Result<Vec<(i64, String)>, crate::db::Error> {
     crate::db::query_as(format!(
         "SELECT id, name FROM spaces WHERE id IN {} ORDER BY lower(name), id",
-        crate::db::documents::spaces_of("$1", 1)
+        crate::db::documents::spaces_of("$1", role)
     ))
     .bind(viewer)
     .fetch_all(ex)
