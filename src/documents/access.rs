@@ -113,13 +113,18 @@ pub async fn change(
         }
         Change::Share { username, can_edit } => {
             let name = username.trim();
+            let nobody =
+                || DocError::Invalid(format!("There is no person or group called {name:?}."));
+            // No account or group has a control character (PostgreSQL would
+            // refuse to compare one).
+            if name.chars().any(char::is_control) {
+                return Err(nobody());
+            }
             match crate::db::accounts::id_by_name(&*tx, name).await? {
                 Some(user) => shares::put(&*tx, doc.seq, user, can_edit).await?,
                 None => {
                     let group = crate::db::teams::groups::id_by_name(&*tx, name).await?;
-                    let group = group.ok_or_else(|| {
-                        DocError::Invalid(format!("There is no person or group called {name:?}."))
-                    })?;
+                    let group = group.ok_or_else(nobody)?;
                     crate::db::teams::groups::share(&*tx, doc.seq, group, can_edit).await?;
                 }
             }

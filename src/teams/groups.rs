@@ -52,14 +52,13 @@ pub async fn members(db: &Db, id: i64) -> Result<Vec<Member>, DocError> {
 pub async fn add(db: &Db, m: Manager<'_>, id: i64, name: &str) -> Result<(), DocError> {
     admin(m)?;
     let g = find(db, id).await?;
+    let name = super::looked_up(name)?;
     let tx = db.begin_write().await?;
-    let user = crate::db::accounts::id_by_name(&*tx, name.trim())
+    let user = crate::db::accounts::id_by_name(&*tx, name)
         .await?
-        .ok_or_else(|| {
-            DocError::Invalid(format!("There is no person called {:?}.", name.trim()))
-        })?;
+        .ok_or_else(|| DocError::Invalid(format!("There is no person called {name:?}.")))?;
     stored::add_member(&*tx, id, user).await?;
-    let detail = format!("{}: {} added", g.name, name.trim());
+    let detail = format!("{}: {name} added", g.name);
     crate::db::audit(&*tx, Some(m.user_id), "group.member", &detail).await?;
     tx.commit().await?;
     Ok(())

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod groups;
 pub mod invitations;
 pub mod moves;
+pub mod portable;
 pub mod spaces;
 
 pub use crate::db::teams::Member;
@@ -78,6 +79,19 @@ pub fn check_name(name: &str, what: &str) -> Result<String, DocError> {
         )));
     }
     Ok(name.to_owned())
+}
+
+/// A person's or group's name as typed to look one up: trimmed; one that no
+/// account or group could have (empty, over 200 characters, a control
+/// character, which PostgreSQL would refuse to compare) is said to be nobody's.
+pub fn looked_up(name: &str) -> Result<&str, DocError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
+        return Err(DocError::Invalid(format!(
+            "There is no person or group called {name:?}."
+        )));
+    }
+    Ok(name)
 }
 
 /// A taken name as the person is told it; other errors as they are.

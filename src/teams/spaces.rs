@@ -127,7 +127,7 @@ pub async fn put_member(
     role: Role,
 ) -> Result<(), DocError> {
     let s = managed(db, m, id).await?;
-    let name = name.trim();
+    let name = super::looked_up(name)?;
     let tx = db.begin_write().await?;
     let who = match crate::db::accounts::id_by_name(&*tx, name).await? {
         Some(user) => Who::Person(user),

@@ -95,6 +95,18 @@ async fn a_group_made_through_the_api_gives_its_people_a_space_and_takes_it_away
         .await
         .unwrap();
     assert_eq!(nobody.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // A name nobody could have (PostgreSQL refuses to compare a NUL) is
+    // nobody's, in a group or a space.
+    for url in [members.clone(), url(&format!("/spaces/{space_id}/members"))] {
+        let odd = api
+            .put(&url)
+            .bearer_auth(&admin)
+            .json(&json!({"name": "be\u{0}a", "role": "read"}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(odd.status(), StatusCode::UNPROCESSABLE_ENTITY, "{url}");
+    }
     let added = api
         .put(&members)
         .bearer_auth(&admin)
