@@ -64,9 +64,15 @@ pub enum Command {
         #[arg(long)]
         follow_symlinks: bool,
         /// Put the documents in this space (by name): its members read them.
-        /// Without it each goes to its owner's personal space.
+        /// Without it each goes to the space its front matter names (a quire
+        /// export's spaces are made again where missing), else to its owner's
+        /// personal space.
         #[arg(long, value_name = "NAME")]
         space: Option<String>,
+        /// Each top folder becomes a space of that name (made where missing,
+        /// every account a member with edit), holding what is under it.
+        #[arg(long, conflicts_with = "space")]
+        spaces_from_folders: bool,
     },
     /// Export documents to a zip of Markdown files with front matter and a manifest.
     Export {
@@ -210,12 +216,14 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             index_later,
             follow_symlinks,
             space,
+            spaces_from_folders,
         } => {
             let later = crate::transfer::import::Later {
                 render: render_later,
                 index: index_later,
             };
-            crate::transfer::cli::import(&cli.config, &path, owner, later, follow_symlinks, space)
+            let spaces = (space, spaces_from_folders);
+            crate::transfer::cli::import(&cli.config, &path, owner, later, follow_symlinks, spaces)
                 .await
         }
         Command::Export {

@@ -22,6 +22,8 @@ mod server;
 mod start_checks;
 #[path = "cli/teams.rs"]
 mod teams;
+#[path = "cli/teams_transfer.rs"]
+mod teams_transfer;
 #[path = "cli/transfer.rs"]
 mod transfer;
 #[path = "cli/transfer_memory.rs"]

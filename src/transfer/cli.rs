@@ -17,7 +17,7 @@ pub async fn import(
     owner: Option<String>,
     later: Later,
     follow_symlinks: bool,
-    space: Option<String>,
+    (space, spaces_from_folders): (Option<String>, bool),
 ) -> anyhow::Result<()> {
     anyhow::ensure!(path.exists(), "there is nothing at {}", path.display());
     let db = Db::open(config).await?;
@@ -37,6 +37,7 @@ pub async fn import(
         index: !later.index,
         follow_symlinks,
         space,
+        spaces_from_folders,
         progress: std::io::stderr().is_terminal(),
     };
     let result = import_files(&db, path, opts).await;
@@ -47,6 +48,9 @@ pub async fn import(
     }
     for note in &report.notes {
         println!("note: {note}");
+    }
+    for space in &report.new_spaces {
+        println!("made the space {space:?}");
     }
     let rate = report.imported as f64 / report.seconds.max(1e-9);
     println!(

@@ -21,6 +21,7 @@ use super::{FORMAT, MANIFEST, Manifest, ManifestAttachment, ManifestFile, format
 use crate::db::Db;
 use crate::db::documents::attachments::{self, DocFile};
 use crate::documents::dump::{self, DumpDoc, DumpRevision};
+use crate::teams::portable::{GroupOut, SpaceOut};
 
 pub struct ExportOptions {
     /// Whose view to export; `None` exports every document.
@@ -124,7 +125,8 @@ pub async fn export<W: Write + Seek + Send + 'static>(
     )?;
     let (send, recv) = tokio::sync::mpsc::channel::<Batch>(4);
     let history = opts.history;
-    let writer = tokio::task::spawn_blocking(move || write_zip(out, recv, history));
+    let teams = crate::teams::portable::describe(&*tx, opts.viewer).await?;
+    let writer = tokio::task::spawn_blocking(move || write_zip(out, recv, (history, teams)));
 
     let mut report = ExportReport::default();
     let mut after = String::new();
@@ -216,10 +218,13 @@ fn zip_time(ms: i64) -> zip::DateTime {
         .unwrap_or_default()
 }
 
+/// The spaces and groups an export describes.
+type Teams = (Vec<SpaceOut>, Vec<GroupOut>);
+
 fn write_zip<W: Write + Seek>(
     out: W,
     mut recv: tokio::sync::mpsc::Receiver<Batch>,
-    history: bool,
+    (history, (spaces, groups)): (bool, Teams),
 ) -> anyhow::Result<u64> {
     let mut zip = zip::ZipWriter::new(out);
     let base = SimpleFileOptions::default()
@@ -253,6 +258,8 @@ fn write_zip<W: Write + Seek>(
         history,
         files,
         attachments,
+        spaces,
+        groups,
     };
     zip.start_file(MANIFEST, base)?;
     serde_json::to_writer_pretty(&mut zip, &manifest)?;
@@ -305,6 +312,9 @@ fn document_text(doc: &DumpDoc) -> String {
     let mut fields = vec![("id", doc.id.clone()), ("title", quoted(&doc.title))];
     if let Some(owner) = &doc.owner {
         fields.push(("owner", quoted(owner)));
+    }
+    if let Some(space) = &doc.space {
+        fields.push(("space", quoted(space)));
     }
     fields.extend([
         ("visibility", doc.visibility.clone()),

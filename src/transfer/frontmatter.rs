@@ -15,6 +15,7 @@ const KEYS: &[&str] = &[
     "rev",
     "author",
     "folder",
+    "space",
 ];
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -29,6 +30,8 @@ pub struct Meta {
     pub rev: Option<String>,
     pub author: Option<String>,
     pub folder: Option<String>,
+    /// The space's name.
+    pub space: Option<String>,
     /// The `tags` key's items, as written.
     pub tags: Option<Vec<String>>,
     /// Lines of keys quire does not use, each with its `\n`, in file order.
@@ -47,6 +50,7 @@ impl Meta {
             "version" => &mut self.version,
             "rev" => &mut self.rev,
             "folder" => &mut self.folder,
+            "space" => &mut self.space,
             _ => &mut self.author,
         };
         *slot = Some(value);

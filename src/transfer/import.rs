@@ -64,8 +64,14 @@ pub struct ImportOptions {
     /// Index for search before finishing; otherwise the server's indexer does
     /// it in the background (SQLite).
     pub index: bool,
-    /// The space the documents go to (none: their owners' personal spaces).
+    /// The space the documents go to. None: each to the space its front
+    /// matter names (a quire export's, made again from its manifest where
+    /// missing), else with `spaces_from_folders` to a space named after its top
+    /// folder, else to its owner's personal space.
     pub space: Option<i64>,
+    /// A vault's top folders become spaces (made where missing, open to
+    /// every account to edit, as the team space is).
+    pub spaces_from_folders: bool,
     /// Follow symbolic links in a folder (never out of it); otherwise skip them.
     pub follow_symlinks: bool,
     pub progress: bool,
@@ -85,6 +91,8 @@ pub struct ImportReport {
     pub notes: Vec<String>,
     /// Documents whose owner has no account here, given to the `owner` option.
     pub reassigned: u64,
+    /// The spaces the import made, by name.
+    pub new_spaces: Vec<String>,
     /// Without an `owner` option: the admin given the documents that name no
     /// owner (None when there is no admin yet; those then have no owner).
     pub unnamed_owner: Option<String>,
@@ -108,6 +116,9 @@ struct Ctx {
     now: i64,
     /// The space the documents go to.
     space: Option<i64>,
+    /// Every space here by name (lower case), for the front matter's `space`.
+    spaces: HashMap<String, i64>,
+    spaces_from_folders: bool,
 }
 
 struct Loaded {
@@ -158,6 +169,19 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
             .await
             .context("reading accounts")?,
     };
+    let made = match opts.space {
+        Some(_) => crate::teams::portable::Made::default(),
+        None => {
+            let folders = match opts.spaces_from_folders && !listing.export {
+                true => top_folders(&listing),
+                false => Vec::new(),
+            };
+            let teams = (&listing.teams.0[..], &listing.teams.1[..]);
+            crate::teams::portable::recreate(db, teams, &folders)
+                .await
+                .context("making the import's spaces")?
+        }
+    };
     let total = listing.documents.len();
     let ctx = Arc::new(Ctx {
         listing,
@@ -171,6 +195,8 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         render: opts.render,
         now: now_ms(),
         space: opts.space,
+        spaces: made.spaces,
+        spaces_from_folders: opts.spaces_from_folders,
     });
     let bar = progress_bar(total as u64, opts.progress)?;
     let chunks = total.div_ceil(CHUNK);
@@ -208,6 +234,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     }
 
     let mut report = ImportReport {
+        new_spaces: made.new_spaces,
         unnamed_owner: first_admin.map(|a| a.1),
         skipped: ctx.listing.skipped.clone(),
         notes: ctx.listing.notes.clone(),
@@ -253,6 +280,21 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     db.after_bulk_load().await?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The top folders of the documents to import, each once, as spaces would
+/// be named (a name quire cannot use as a space's is left out).
+fn top_folders(listing: &Listing) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for item in &listing.documents {
+        if let Some((top, _)) = item.name.split_once('/')
+            && !names.iter().any(|n| n.eq_ignore_ascii_case(top.trim()))
+            && crate::teams::check_name(top, "space").is_ok()
+        {
+            names.push(top.trim().to_owned());
+        }
+    }
+    names
 }
 
 fn progress_bar(total: u64, visible: bool) -> anyhow::Result<ProgressBar> {

@@ -31,6 +31,13 @@ pub struct Manifest {
     /// exports made before quire kept files).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<ManifestAttachment>,
+    /// The spaces of the documents, with their members where the exporter
+    /// could see them, so an import makes them again (absent before spaces).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spaces: Vec<crate::teams::portable::SpaceOut>,
+    /// The groups among those members, with their people.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<crate::teams::portable::GroupOut>,
 }
 
 /// A document's file: the document's id, the name its text gives the file, and

@@ -6,6 +6,7 @@
 mod folder;
 mod zipped;
 
+use crate::teams::portable::{GroupOut, SpaceOut};
 use folder::{Walk, inside};
 
 use std::collections::{HashMap, HashSet};
@@ -54,6 +55,8 @@ pub struct Listing {
     /// A quire export's attached files, by document id: (the name the
     /// document gives the file, the file's name in the export).
     pub attachments: HashMap<String, Vec<(String, String)>>,
+    /// A quire export's spaces and groups, to make again where missing.
+    pub teams: (Vec<SpaceOut>, Vec<GroupOut>),
     /// Hidden files that are not text (tools' data).
     pub ignored: usize,
     /// Files left out while listing (hidden notes, symbolic links, names that
@@ -224,6 +227,10 @@ impl Listing {
                 .or_default()
                 .push((a.name.clone(), a.path.clone()));
         }
+        let teams = manifest
+            .as_ref()
+            .map(|m| (m.spaces.clone(), m.groups.clone()))
+            .unwrap_or_default();
         let attached: HashSet<&str> = attachments
             .values()
             .flatten()
@@ -266,6 +273,7 @@ impl Listing {
             files,
             by_base,
             attachments,
+            teams,
             ignored,
             skipped,
             notes,

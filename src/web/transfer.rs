@@ -62,7 +62,13 @@ async fn page(
         Ok(Some(id)) => id.to_string(),
         _ => "personal".to_owned(),
     };
-    let mut spaces = vec![("personal".to_owned(), "Personal (only you)".to_owned())];
+    let mut spaces = vec![
+        ("personal".to_owned(), "Personal (only you)".to_owned()),
+        (
+            "own".to_owned(),
+            "Each its own: a quire export's spaces, else each top folder a space".to_owned(),
+        ),
+    ];
     spaces.extend(
         writable
             .into_iter()
@@ -180,7 +186,10 @@ pub async fn import_upload(
         }
         other => other?,
     };
+    // "As the files say": a quire export's own spaces, else each top folder's.
+    let own_spaces = space == "own";
     let space = match crate::documents::InSpace::parse(&space) {
+        _ if own_spaces => None,
         None | Some(crate::documents::InSpace::Personal) => None,
         asked => match crate::teams::space_for_new(&state.db, admin.0.id, asked).await {
             Ok(id) => id,
@@ -236,6 +245,7 @@ pub async fn import_upload(
         index: true,
         follow_symlinks: false,
         space,
+        spaces_from_folders: own_spaces,
         progress: false,
     };
     let report = import(&state.db, &scratch.0, opts)

@@ -21,6 +21,8 @@ pub struct DumpDoc {
     pub created_at: i64,
     pub updated_at: i64,
     pub owner: Option<String>,
+    /// Its space's name; none: its owner's personal space.
+    pub space: Option<String>,
     pub visibility: String,
     pub folder: String,
     /// A JSON array.
@@ -37,6 +39,7 @@ crate::db::from_row!(DumpDoc {
     created_at,
     updated_at,
     owner,
+    space,
     visibility,
     folder,
     tags,
@@ -78,8 +81,9 @@ pub async fn page(
 ) -> Result<Vec<DumpDoc>, crate::db::Error> {
     crate::db::query_as(format!(
         "SELECT d.seq, d.id, d.title, d.body, d.version, d.created_at, d.updated_at,
-                u.username AS owner, d.visibility, d.folder, d.tags, d.file_name
+                u.username AS owner, sp.name AS space, d.visibility, d.folder, d.tags, d.file_name
          FROM documents AS d LEFT JOIN users AS u ON u.id = d.owner_id
+           LEFT JOIN spaces AS sp ON sp.id = d.space_id
          WHERE d.deleted_at IS NULL AND d.id > $2 AND {}
          ORDER BY d.id LIMIT $3",
         access::visible("$1")

@@ -107,6 +107,23 @@ pub async fn find(
         .await
 }
 
+/// Every space: (id, name), by name.
+pub async fn all_names(ex: &impl Conn) -> Result<Vec<(i64, String)>, crate::db::Error> {
+    crate::db::query_as("SELECT id, name FROM spaces ORDER BY lower(name), id")
+        .fetch_all(ex)
+        .await
+}
+
+/// The role new accounts get in space `id`, if any.
+pub async fn default_role(ex: &impl Conn, id: i64) -> Result<Option<i64>, crate::db::Error> {
+    let row: Option<(Option<i64>,)> =
+        crate::db::query_as("SELECT default_role FROM spaces WHERE id = $1")
+            .bind(id)
+            .fetch_optional(ex)
+            .await?;
+    Ok(row.and_then(|r| r.0))
+}
+
 /// A space by name (case aside): its id.
 pub async fn id_by_name(ex: &impl Conn, name: &str) -> Result<Option<i64>, crate::db::Error> {
     crate::db::query_scalar("SELECT id FROM spaces WHERE lower(name) = lower($1)")

@@ -118,7 +118,9 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
             .collect::<Result<Vec<_>, _>>()?,
         None => Vec::new(),
     };
-    let found = found_files::find(ctx, &item.name, id.as_str(), &body);
+    let (space_id, folder, placed_note) = placed(ctx, &meta, &item.name);
+    let mut found = found_files::find(ctx, &item.name, id.as_str(), &body);
+    found.notes.extend(placed_note);
     let doc = NewDoc {
         id,
         title,
@@ -126,9 +128,9 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         created_at,
         updated_at,
         owner_id,
-        space_id: ctx.space,
+        space_id,
         visibility,
-        folder: folder_of(ctx, &meta, &item.name),
+        folder,
         tags: tags_of(&meta),
         history,
         // Named as the writer puts their contents, one at a time.
@@ -144,6 +146,32 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         used: found.used,
         notes: found.notes,
     })
+}
+
+/// The space and folder a file goes to: the import's space if it names one;
+/// else the space its front matter names (a note if there is none of that
+/// name here: then its owner's personal space); else, with top folders as
+/// spaces, its top folder's space and the folders below it.
+fn placed(ctx: &Ctx, meta: &Meta, name: &str) -> (Option<i64>, String, Option<String>) {
+    if ctx.space.is_some() {
+        return (ctx.space, folder_of(ctx, meta, name), None);
+    }
+    if let Some(space) = meta.space.as_deref().map(str::trim) {
+        let id = ctx.spaces.get(&space.to_lowercase()).copied();
+        let note = id.is_none().then(|| {
+            format!("{name}: there is no space called {space:?} here; it went to its owner's personal space")
+        });
+        return (id, folder_of(ctx, meta, name), note);
+    }
+    if ctx.spaces_from_folders
+        && meta.folder.is_none()
+        && let Some((top, rest)) = name.split_once('/')
+        && let Some(id) = ctx.spaces.get(&top.trim().to_lowercase())
+    {
+        let dir = rest.rsplit_once('/').map_or("", |(dir, _)| dir);
+        return (Some(*id), place::folder_path(dir).unwrap_or_default(), None);
+    }
+    (None, folder_of(ctx, meta, name), None)
 }
 
 /// The folder a file goes to: its front matter's `folder` (quire's export
