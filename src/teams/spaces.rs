@@ -21,6 +21,36 @@ pub async fn names(db: &Db, user: i64) -> Result<Vec<(i64, String)>, DocError> {
     Ok(stored::names(&db.read, user).await?)
 }
 
+/// Names each row's space (`space_name`): from `known` (the viewer's spaces,
+/// which the list page keeps), else, for a document shared with the viewer
+/// from a space they are not in, read in one query.
+pub async fn name_rows(
+    db: &Db,
+    rows: &mut [crate::documents::Summary],
+    known: &[(i64, String)],
+) -> Result<(), DocError> {
+    let name = |id: i64, among: &[(i64, String)]| {
+        among.iter().find(|(n, _)| *n == id).map(|(_, s)| s.clone())
+    };
+    let mut missing: Vec<i64> = Vec::new();
+    for row in rows.iter_mut() {
+        if let Some(id) = row.space_id {
+            row.space_name = name(id, known);
+            if row.space_name.is_none() && !missing.contains(&id) {
+                missing.push(id);
+            }
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let found = stored::names_of(&db.read, &missing).await?;
+    for row in rows.iter_mut().filter(|r| r.space_name.is_none()) {
+        row.space_name = row.space_id.and_then(|id| name(id, &found));
+    }
+    Ok(())
+}
+
 /// The spaces `user` may write in (edit or manage): (id, name), by name.
 pub async fn writable(db: &Db, user: i64) -> Result<Vec<(i64, String)>, DocError> {
     Ok(stored::names_with(&db.read, user, Role::Edit.level()).await?)

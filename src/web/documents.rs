@@ -48,7 +48,7 @@ pub async fn document_list(
             }
         }
     };
-    let ((rows, total), places) = futures_util::future::try_join(
+    let ((mut rows, total), places) = futures_util::future::try_join(
         documents::list_knowing(&state.db, page, &listing, who, known_total),
         places,
     )
@@ -58,6 +58,7 @@ pub async fn document_list(
             .cache
             .keep_list(epoch, (viewer, &in_space), &places, (&filters, total));
     }
+    crate::teams::spaces::name_rows(&state.db, &mut rows, &places.2).await?;
     let places = Arc::unwrap_or_clone(places);
     let partial = ListPartial::new(
         rows.iter().map(|r| DocRow::seen_by(r, user.0.id)).collect(),

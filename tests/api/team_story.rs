@@ -282,3 +282,84 @@ async fn a_list_narrowed_to_a_space_shows_that_spaces_folders_and_tags_only() {
         "{places}"
     );
 }
+
+#[tokio::test]
+async fn each_list_row_names_its_space_even_one_the_reader_is_not_in() {
+    let app = spawn_app().await;
+    quire::accounts::create_user(&app.db, "bob", crate::helpers::PASSWORD, false)
+        .await
+        .unwrap();
+    let made = app
+        .post_form("/spaces", &[("name", "Ops"), ("default_role", "")])
+        .await;
+    let ops = location(&made);
+    let ops = ops
+        .split('?')
+        .next()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let made = app
+        .post_form(
+            "/docs",
+            &[
+                ("title", "Runbook"),
+                ("body", "restart it"),
+                ("space", &ops),
+            ],
+        )
+        .await;
+    let id = location(&made)
+        .trim_start_matches("/d/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    app.post_form(
+        &format!("/d/{id}/share"),
+        &[("action", "share"), ("username", "bob"), ("role", "read")],
+    )
+    .await;
+    app.create_document("Team notes", "hello").await;
+
+    let row = |page: &str, title: &str| {
+        page.split("<li")
+            .find(|li| li.contains(title))
+            .unwrap_or_else(|| panic!("a row for {title}: {page}"))
+            .split("</li>")
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    let (_, mine) = app.get_text("/").await;
+    let runbook = row(&mine, "Runbook");
+    assert!(
+        runbook.contains(r#"<span class="space">Ops</span>"#),
+        "{runbook}"
+    );
+    assert!(runbook.contains("shared with 1 person"), "{runbook}");
+    assert!(row(&mine, "Team notes").contains(r#"<span class="space">Personal</span>"#));
+
+    // bob is not in Ops: his row still says where it is, and whose.
+    let (bob, _) = crate::helpers::sign_in(&app.address, "bob", crate::helpers::PASSWORD).await;
+    let page = bob
+        .get(format!("{}/", app.address))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let runbook = row(&page, "Runbook");
+    assert!(
+        runbook.contains(r#"<span class="space">Ops</span>"#),
+        "{runbook}"
+    );
+    assert!(runbook.contains("by alice"), "{runbook}");
+    assert!(
+        !runbook.contains("shared with"),
+        "not bob's to say: {runbook}"
+    );
+}

@@ -213,7 +213,7 @@ pub async fn list_live(
                     AS tags, {}
          FROM documents AS d WHERE deleted_at IS NULL AND {}{}{narrow}
          ORDER BY {order} LIMIT $1 OFFSET $2",
-        access::sharing_columns("d"),
+        access::list_columns("d", "$3"),
         access::visible("$3"),
         owned_by("$3", listing.owner),
     );
