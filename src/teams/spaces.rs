@@ -21,9 +21,14 @@ pub async fn names(db: &Db, user: i64) -> Result<Vec<(i64, String)>, DocError> {
     Ok(stored::names(&db.read, user).await?)
 }
 
-/// Names each row's space (`space_name`): from `known` (the viewer's spaces,
-/// which the list page keeps), else, for a document shared with the viewer
-/// from a space they are not in, read in one query.
+/// Every space's name: (id, name). Only to name the space of a document
+/// the viewer may read (`name_rows`), never to list.
+pub async fn every_name(db: &Db) -> Result<Vec<(i64, String)>, DocError> {
+    Ok(stored::all_names(&db.read).await?)
+}
+
+/// Names each row's space (`space_name`): from `known` (every space's name,
+/// which the list page keeps), else (a space made since) read in one query.
 pub async fn name_rows(
     db: &Db,
     rows: &mut [crate::documents::Summary],

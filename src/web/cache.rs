@@ -40,9 +40,15 @@ const MOST_LISTS: usize = 500;
 const MOST_FOLDERS: usize = 200;
 
 /// What a list page shows beside its rows: the viewer's folders (each with
-/// how many documents it holds), most used tags, and the spaces to choose from
-/// (id, name).
-pub type ListPlaces = (Vec<(String, i64)>, Vec<(String, i64)>, Vec<(i64, String)>);
+/// how many documents it holds), most used tags, the spaces to choose from
+/// (id, name), and every space's name (id, name), to name a row's space (only
+/// of rows the viewer may read) without a query.
+pub type ListPlaces = (
+    Vec<(String, i64)>,
+    Vec<(String, i64)>,
+    Vec<(i64, String)>,
+    Vec<(i64, String)>,
+);
 
 pub struct PageCache {
     changes: Changes,

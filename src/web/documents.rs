@@ -39,12 +39,13 @@ pub async fn document_list(
         match &known_places {
             Some(places) => Ok(places.clone()),
             None => {
-                let ((folders, tags), spaces) = futures_util::future::try_join(
+                let ((folders, tags), spaces, every) = futures_util::future::try_join3(
                     documents::places(&state.db, who, listing.space),
                     crate::teams::spaces::names(&state.db, viewer),
+                    crate::teams::spaces::every_name(&state.db),
                 )
                 .await?;
-                Ok::<_, DocError>(Arc::new((folders, tags, spaces)))
+                Ok::<_, DocError>(Arc::new((folders, tags, spaces, every)))
             }
         }
     };
@@ -58,7 +59,7 @@ pub async fn document_list(
             .cache
             .keep_list(epoch, (viewer, &in_space), &places, (&filters, total));
     }
-    crate::teams::spaces::name_rows(&state.db, &mut rows, &places.2).await?;
+    crate::teams::spaces::name_rows(&state.db, &mut rows, &places.3).await?;
     let places = Arc::unwrap_or_clone(places);
     let partial = ListPartial::new(
         rows.iter().map(|r| DocRow::seen_by(r, user.0.id)).collect(),

@@ -108,3 +108,33 @@ test('moving a document says who gains access before it moves', async () => {
   assert.match(await page.locator('p.meta a.space').innerText(), /^Team · /);
   await ctx.close();
 });
+
+for (const javaScriptEnabled of [true, false]) {
+  const how = javaScriptEnabled ? 'with JavaScript' : 'without JavaScript';
+  test(`${how}: search narrows to one space`, async () => {
+    const ctx = await newContext(browser, { javaScriptEnabled });
+    const page = await ctx.newPage();
+    await signIn(page);
+    const word = unique('zinnia').replace(/[^a-z0-9]/gi, '');
+    const inTeam = unique('Team zinnia');
+    const mine = unique('Own zinnia');
+    await createIn(page, inTeam, `Seeds: ${word}.`, 'Team');
+    await createIn(page, mine, `Seeds: ${word}.`, 'Personal (only you)');
+    await page.goto(`/search?q=${word}`);
+    const hits = page.locator('ol.hits > li > a');
+    await hits.first().waitFor();
+    assert.equal(await hits.count(), 2);
+    await page.getByLabel('In which space').selectOption({ label: 'Personal' });
+    if (!javaScriptEnabled) {
+      await page.getByRole('button', { name: 'Search' }).click();
+    }
+    await page.waitForURL(/space=personal/);
+    await page.waitForFunction(() => document.querySelectorAll('ol.hits > li').length === 1);
+    assert.equal(await hits.first().innerText(), mine);
+    // The choice is kept in the address: reloaded, it still narrows.
+    await page.reload();
+    assert.equal(await page.getByLabel('In which space').inputValue(), 'personal');
+    assert.equal(await hits.count(), 1);
+    await ctx.close();
+  });
+}
