@@ -8,6 +8,8 @@ mod first_run;
 mod floods;
 #[path = "cli/import_safety.rs"]
 mod import_safety;
+#[path = "cli/instance.rs"]
+mod instance;
 #[path = "cli/live_shm.rs"]
 mod live_shm;
 #[path = "cli/logs.rs"]

@@ -3,94 +3,11 @@
 //! an import into another quire makes them again, so the same people read the
 //! same documents there. A vault's top folders can become spaces.
 
-use std::io::Write;
-use std::process::Stdio;
-
-use quire::config::Config;
 use quire::db::Db;
 use quire::documents::{self, Actor, InSpace, Valid};
 use quire::teams::{Manager, Role};
 
-use super::quire;
-
-struct Instance {
-    dir: tempfile::TempDir,
-    url: String,
-}
-
-impl Instance {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let url = super::pg::database_url(dir.path());
-        Self { dir, url }
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let out = quire()
-            .args(args)
-            .env("QUIRE_DATABASE_URL", &self.url)
-            .env("QUIRE_LOG", "warn")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-
-    fn user(&self, name: &str, admin: bool) {
-        let mut args = vec!["user", "add", name, "--password-stdin"];
-        if admin {
-            args.push("--admin");
-        }
-        let mut child = quire()
-            .args(&args)
-            .env("QUIRE_DATABASE_URL", &self.url)
-            .env("QUIRE_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"correct horse battery staple\n").unwrap();
-        drop(stdin);
-        assert!(child.wait().unwrap().success());
-    }
-
-    async fn db(&self) -> Db {
-        let mut config = Config::from_env();
-        config.database_url = self.url.clone();
-        Db::open(&config).await.unwrap()
-    }
-
-    /// The titles of the documents `user` may read, from an export as them.
-    fn readable_by(&self, user: &str) -> Vec<String> {
-        use std::io::Read;
-        let zip = self.dir.path().join(format!("{user}.zip"));
-        self.ok(&["export", zip.to_str().unwrap(), "--user", user, "--force"]);
-        let mut zip = zip::ZipArchive::new(std::fs::File::open(&zip).unwrap()).unwrap();
-        let mut titles = Vec::new();
-        for i in 0..zip.len() {
-            let mut file = zip.by_index(i).unwrap();
-            if !file.name().unwrap().starts_with("documents/") {
-                continue;
-            }
-            let mut text = String::new();
-            file.read_to_string(&mut text).unwrap();
-            let title = text
-                .lines()
-                .find_map(|l| l.strip_prefix("title: "))
-                .unwrap()
-                .trim_matches('"')
-                .to_owned();
-            titles.push(title);
-        }
-        titles.sort();
-        titles
-    }
-}
+use super::instance::Instance;
 
 async fn id_of(db: &Db, name: &str) -> i64 {
     quire::db::query_scalar("SELECT id FROM users WHERE username = $1")
@@ -102,7 +19,7 @@ async fn id_of(db: &Db, name: &str) -> i64 {
 
 #[tokio::test]
 async fn an_export_imported_into_another_quire_keeps_each_documents_space_and_its_members() {
-    let from = Instance::new();
+    let from = Instance::made().await;
     for (name, admin) in [("ada", true), ("bo", false), ("cy", false), ("di", false)] {
         from.user(name, admin);
     }
@@ -146,7 +63,7 @@ async fn an_export_imported_into_another_quire_keeps_each_documents_space_and_it
     from.ok(&["export", zip.to_str().unwrap()]);
 
     // Another quire with the same people (not yet in any space but Team).
-    let to = Instance::new();
+    let to = Instance::made().await;
     for (name, admin) in [("ada", true), ("bo", false), ("cy", false), ("di", false)] {
         to.user(name, admin);
     }
@@ -183,7 +100,7 @@ async fn an_export_imported_into_another_quire_keeps_each_documents_space_and_it
 
 #[tokio::test]
 async fn a_vaults_top_folders_become_spaces_everyone_edits() {
-    let q = Instance::new();
+    let q = Instance::made().await;
     q.user("ada", true);
     q.user("bo", false);
     let vault = q.dir.path().join("vault");
