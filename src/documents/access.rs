@@ -86,6 +86,20 @@ pub async fn group_shares(
     crate::db::teams::groups::shares(&db.read, doc_seq).await
 }
 
+/// A person's or group's name as typed to look one up (to share with, to make
+/// a member): trimmed; one that no account or group could have (empty, over
+/// 200 characters, a control character, which PostgreSQL would refuse to
+/// compare) is said to be nobody's.
+pub fn looked_up(name: &str) -> Result<&str, DocError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
+        return Err(DocError::Invalid(format!(
+            "There is no person or group called {name:?}."
+        )));
+    }
+    Ok(name)
+}
+
 /// What the owner can change about who sees a document.
 pub enum Change<'a> {
     Visibility(&'a str),
@@ -112,14 +126,9 @@ pub async fn change(
             format!("{} visibility {v}", doc.id)
         }
         Change::Share { username, can_edit } => {
-            let name = username.trim();
+            let name = looked_up(username)?;
             let nobody =
                 || DocError::Invalid(format!("There is no person or group called {name:?}."));
-            // No account or group has a control character (PostgreSQL would
-            // refuse to compare one).
-            if name.chars().any(char::is_control) {
-                return Err(nobody());
-            }
             match crate::db::accounts::id_by_name(&*tx, name).await? {
                 Some(user) => shares::put(&*tx, doc.seq, user, can_edit).await?,
                 None => {

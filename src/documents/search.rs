@@ -103,10 +103,7 @@ async fn everything_in(db: &Db, scope: Scope, limit: i64, actor: Caller<'_>) -> 
     let listing = super::Listing {
         folder: scope.folder,
         tag: scope.tag,
-        space: scope.space.map(|n| match n {
-            0 => super::InSpace::Personal,
-            n => super::InSpace::Id(n),
-        }),
+        space: scope.space,
         ..super::Listing::default()
     };
     let viewer = access::viewer(actor);
@@ -148,10 +145,7 @@ pub async fn search_in(
     actor: Caller<'_>,
 ) -> Found {
     let (mut scope, words) = scoped(input);
-    scope.space = space.map(|s| match s {
-        super::InSpace::Personal => 0,
-        super::InSpace::Id(n) => n,
-    });
+    scope.space = space;
     if !scope.is_empty() && terms(&words).is_empty() {
         return everything_in(db, scope, limit, actor).await;
     }

@@ -52,7 +52,7 @@ pub async fn members(db: &Db, id: i64) -> Result<Vec<Member>, DocError> {
 pub async fn add(db: &Db, m: Manager<'_>, id: i64, name: &str) -> Result<(), DocError> {
     admin(m)?;
     let g = find(db, id).await?;
-    let name = super::looked_up(name)?;
+    let name = crate::documents::access::looked_up(name)?;
     let tx = db.begin_write().await?;
     let user = crate::db::accounts::id_by_name(&*tx, name)
         .await?

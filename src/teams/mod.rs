@@ -81,19 +81,6 @@ pub fn check_name(name: &str, what: &str) -> Result<String, DocError> {
     Ok(name.to_owned())
 }
 
-/// A person's or group's name as typed to look one up: trimmed; one that no
-/// account or group could have (empty, over 200 characters, a control
-/// character, which PostgreSQL would refuse to compare) is said to be nobody's.
-pub fn looked_up(name: &str) -> Result<&str, DocError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
-        return Err(DocError::Invalid(format!(
-            "There is no person or group called {name:?}."
-        )));
-    }
-    Ok(name)
-}
-
 /// A taken name as the person is told it; other errors as they are.
 fn taken(e: crate::db::Error, what: &str, name: &str) -> DocError {
     if crate::db::is_unique_violation(&e) {

@@ -22,38 +22,9 @@ pub async fn names(db: &Db, user: i64) -> Result<Vec<(i64, String)>, DocError> {
 }
 
 /// Every space's name: (id, name). Only to name the space of a document
-/// the viewer may read (`name_rows`), never to list.
+/// the viewer may read (the list's rows), never to list.
 pub async fn every_name(db: &Db) -> Result<Vec<(i64, String)>, DocError> {
     Ok(stored::all_names(&db.read).await?)
-}
-
-/// Names each row's space (`space_name`): from `known` (every space's name,
-/// which the list page keeps), else (a space made since) read in one query.
-pub async fn name_rows(
-    db: &Db,
-    rows: &mut [crate::documents::Summary],
-    known: &[(i64, String)],
-) -> Result<(), DocError> {
-    let name = |id: i64, among: &[(i64, String)]| {
-        among.iter().find(|(n, _)| *n == id).map(|(_, s)| s.clone())
-    };
-    let mut missing: Vec<i64> = Vec::new();
-    for row in rows.iter_mut() {
-        if let Some(id) = row.space_id {
-            row.space_name = name(id, known);
-            if row.space_name.is_none() && !missing.contains(&id) {
-                missing.push(id);
-            }
-        }
-    }
-    if missing.is_empty() {
-        return Ok(());
-    }
-    let found = stored::names_of(&db.read, &missing).await?;
-    for row in rows.iter_mut().filter(|r| r.space_name.is_none()) {
-        row.space_name = row.space_id.and_then(|id| name(id, &found));
-    }
-    Ok(())
 }
 
 /// The spaces `user` may write in (edit or manage): (id, name), by name.
@@ -162,7 +133,7 @@ pub async fn put_member(
     role: Role,
 ) -> Result<(), DocError> {
     let s = managed(db, m, id).await?;
-    let name = super::looked_up(name)?;
+    let name = crate::documents::access::looked_up(name)?;
     let tx = db.begin_write().await?;
     let who = match crate::db::accounts::id_by_name(&*tx, name).await? {
         Some(user) => Who::Person(user),

@@ -49,7 +49,7 @@ pub async fn document_list(
             }
         }
     };
-    let ((mut rows, total), places) = futures_util::future::try_join(
+    let ((rows, total), places) = futures_util::future::try_join(
         documents::list_knowing(&state.db, page, &listing, who, known_total),
         places,
     )
@@ -59,10 +59,11 @@ pub async fn document_list(
             .cache
             .keep_list(epoch, (viewer, &in_space), &places, (&filters, total));
     }
-    crate::teams::spaces::name_rows(&state.db, &mut rows, &places.3).await?;
     let places = Arc::unwrap_or_clone(places);
     let partial = ListPartial::new(
-        rows.iter().map(|r| DocRow::seen_by(r, user.0.id)).collect(),
+        rows.iter()
+            .map(|r| DocRow::seen_by(r, user.0.id, &places.3))
+            .collect(),
         page,
         total,
         &listing,

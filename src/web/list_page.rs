@@ -28,9 +28,16 @@ pub struct DocRow {
 }
 
 impl DocRow {
-    /// A row as `viewer` sees it.
-    pub fn seen_by(s: &Summary, viewer: i64) -> Self {
+    /// A row as `viewer` sees it; `names` are every space's (id, name), the
+    /// list reads none.
+    pub fn seen_by(s: &Summary, viewer: i64, names: &[(i64, String)]) -> Self {
         let mine = s.owner_id.is_none_or(|o| o == viewer);
+        let space_name = s.space_id.and_then(|id| {
+            names
+                .iter()
+                .find(|(n, _)| *n == id)
+                .map(|(_, name)| name.clone())
+        });
         Self {
             owner: if mine { None } else { s.owner_name.clone() },
             sharing: if mine {
@@ -38,10 +45,12 @@ impl DocRow {
             } else {
                 None
             },
-            space: match (&s.space_name, mine) {
-                (Some(name), _) => Some(name.clone()),
-                (None, true) => Some("Personal".to_owned()),
-                (None, false) => None,
+            // A space made since the names were read is left unnamed, never
+            // called personal.
+            space: match (s.space_id, space_name, mine) {
+                (Some(_), name, _) => name,
+                (None, _, true) => Some("Personal".to_owned()),
+                (None, _, false) => None,
             },
             ..Self::from(s)
         }
@@ -145,14 +154,7 @@ impl ListPartial {
                     .unwrap_or_default(),
                 None => String::new(),
             },
-            spaces: std::iter::once(("personal".to_owned(), "Personal".to_owned()))
-                .chain(
-                    places
-                        .spaces
-                        .into_iter()
-                        .map(|(id, name)| (id.to_string(), name)),
-                )
-                .collect(),
+            spaces: space_choices(places.spaces),
         }
     }
 
@@ -175,6 +177,14 @@ impl ListPartial {
         q.push_str(&format!("tag={}&", encoded(tag)));
         q
     }
+}
+
+/// The spaces a list or search may be narrowed to, as (parameter, name):
+/// the reader's personal space, then `names` (id, name).
+pub fn space_choices(names: Vec<(i64, String)>) -> Vec<(String, String)> {
+    std::iter::once(("personal".to_owned(), "Personal".to_owned()))
+        .chain(names.into_iter().map(|(id, name)| (id.to_string(), name)))
+        .collect()
 }
 
 /// Links to the first and last pages and the two either side of `page`, with

@@ -109,13 +109,10 @@ pub async fn search_results(
             tracing::warn!(error = %e, "listing the spaces to search in failed");
             Vec::new()
         });
-    let spaces = std::iter::once(("personal".to_owned(), "Personal".to_owned()))
-        .chain(names.into_iter().map(|(id, name)| (id.to_string(), name)))
-        .collect();
     let page = SearchPartial {
         results,
         space: space.map(|s| s.param()).unwrap_or_default(),
-        spaces,
+        spaces: super::list_page::space_choices(names),
     };
     respond::fragment(status, &title, &page)
 }

@@ -4,6 +4,7 @@
 //! `documents::search`; these take the terms as values and return rows of the
 //! caller's shape (`id, title, updated_at, snippet`), best first.
 
+use crate::db::documents::listing::InSpace;
 use crate::db::documents::places;
 
 pub mod postgres;
@@ -79,13 +80,21 @@ pub struct Scope {
     /// A tidied folder path.
     pub folder: Option<String>,
     pub tag: Option<String>,
-    /// A space's id; 0: the viewer's personal space.
-    pub space: Option<i64>,
+    pub space: Option<InSpace>,
 }
 
 impl Scope {
     pub fn is_empty(&self) -> bool {
         self.folder.is_none() && self.tag.is_none() && self.space.is_none()
+    }
+
+    /// The space as the statements bind it (`$8`): its id, 0 for the viewer's
+    /// personal space, NULL for none.
+    pub fn space_value(&self) -> Option<i64> {
+        self.space.map(|s| match s {
+            InSpace::Personal => 0,
+            InSpace::Id(n) => n,
+        })
     }
 
     /// The values a search statement binds for its filters, in order: the

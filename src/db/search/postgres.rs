@@ -105,7 +105,7 @@ pub async fn run<T: crate::db::FromRow>(
     for value in scope.values() {
         q = q.bind(value);
     }
-    q = q.bind(scope.space);
+    q = q.bind(scope.space_value());
     for value in values {
         q = q.bind(value.as_str());
     }

@@ -57,7 +57,7 @@ pub async fn ranked<T: crate::db::FromRow>(
         .bind(folder)
         .bind(under)
         .bind(tag)
-        .bind(scope.space)
+        .bind(scope.space_value())
         .fetch_all(ex)
         .await
 }
@@ -140,7 +140,7 @@ pub async fn candidates(
         .bind(folder)
         .bind(under)
         .bind(tag)
-        .bind(scope.space)
+        .bind(scope.space_value())
         .bind(each)
         .bind(not)
         .fetch_all(ex)

@@ -114,22 +114,6 @@ pub async fn all_names(ex: &impl Conn) -> Result<Vec<(i64, String)>, crate::db::
         .await
 }
 
-/// The names of spaces `ids`: (id, name).
-pub async fn names_of(ex: &impl Conn, ids: &[i64]) -> Result<Vec<(i64, String)>, crate::db::Error> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let list: Vec<String> = (1..=ids.len()).map(|i| format!("${i}")).collect();
-    let mut q = crate::db::query_as(format!(
-        "SELECT id, name FROM spaces WHERE id IN ({})",
-        list.join(", ")
-    ));
-    for id in ids {
-        q = q.bind(*id);
-    }
-    q.fetch_all(ex).await
-}
-
 /// The role new accounts get in space `id`, if any.
 pub async fn default_role(ex: &impl Conn, id: i64) -> Result<Option<i64>, crate::db::Error> {
     let row: Option<(Option<i64>,)> =
