@@ -52,6 +52,7 @@ pub const STEPS: &[Step] = &[
     step!("0017_new_drafts"),
     step!("0018_link_ends"),
     step!("0019_spaces"),
+    step!("0020_search_merges"),
 ];
 
 pub struct Migrator;

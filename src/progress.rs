@@ -32,6 +32,7 @@ pub async fn index_for_search(db: &crate::db::Db, visible: bool) -> anyhow::Resu
         "indexing for search [{bar:40}] {pos}/{len} documents",
     )?;
     queue::catch_up(db, queue::BULK_BATCH, |done| bar.set_position(done as u64)).await?;
+    queue::merge(db, queue::BULK_BATCH).await?;
     bar.finish_and_clear();
     Ok(())
 }

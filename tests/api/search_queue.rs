@@ -106,3 +106,52 @@ async fn while_much_is_queued_the_search_page_says_the_index_is_catching_up() {
     let page = search_page(&app, "greengage").await;
     assert!(!page.contains("index-catching-up") && page.contains("Orchard"));
 }
+
+/// Counts an FTS5 index's segments (one or more rows each in its `_idx` table).
+async fn segments(db: &Db, index: &str) -> i64 {
+    quire::db::query_scalar(format!("SELECT count(DISTINCT segid) FROM {index}_idx"))
+        .fetch_one(&db.read)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_indexer_merges_the_segments_that_indexing_left_and_everything_is_still_found() {
+    if on_postgres() {
+        return;
+    }
+    use quire::db::search::queue::{self, BATCH, Batch};
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::from_env();
+    config.database_url = format!("sqlite://{}", dir.path().join("quire.db").display());
+    let db = Db::open(&config).await.unwrap();
+    let words: Vec<String> = (0..15).map(|i| format!("cultivar{i}x")).collect();
+    for word in &words {
+        // Enough text that a segment spans pages (FTS5 merges by pages written).
+        let text: String = (0..1500).map(|n| format!(" {word}w{n}")).collect();
+        let doc = Valid::parse(word, &format!("{word} grows here{text}"), 1 << 20).unwrap();
+        documents::create(&db, doc, documents::Caller::Quire)
+            .await
+            .unwrap();
+        // One document a transaction: a segment each. FTS5 would merge a level
+        // all at once inside the insert that brings it to 16 segments, holding
+        // the writer while saves wait; the indexer merges before that.
+        assert_eq!(queue::index_batch(&db, Batch(1, 1)).await.unwrap(), 1);
+    }
+    let before = segments(&db, "documents_trigrams").await;
+    assert_eq!(before, 15, "a segment for each indexing transaction");
+    queue::merge(&db, BATCH).await.unwrap();
+    for index in ["documents_words", "documents_trigrams"] {
+        let after = segments(&db, index).await;
+        assert!(after <= 6, "{index}: {before} segments merged into {after}");
+    }
+    for word in [&words[0], &words[7], &words[14]] {
+        let found = documents::search(&db, word, 10, documents::Caller::Quire).await;
+        let titles: Vec<&str> = found.hits.iter().map(|h| h.title.as_str()).collect();
+        assert_eq!(titles, [word.as_str()], "found whole");
+        let part = "ultiva";
+        let found = documents::search(&db, part, 50, documents::Caller::Quire).await;
+        assert_eq!(found.hits.len(), 15, "{part} is in every title");
+    }
+    db.close().await;
+}

@@ -150,7 +150,8 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Er
 }
 
 /// Indexes everything queued, `batch` documents a transaction, calling
-/// `progress` with the count done so far; the total.
+/// `progress` with the count done so far; the total. The segments it made are
+/// not merged yet (`merge`).
 pub async fn catch_up(
     db: &Db,
     batch: Batch,
@@ -166,6 +167,44 @@ pub async fn catch_up(
             }
         }
     }
+}
+
+/// Merges each FTS5 index's segments until there is nothing left to merge, in
+/// steps that write about `batch`'s bytes each, every step a transaction of its
+/// own: the indexes leave merging to quire (migrations/sqlite/0020), because
+/// FTS5's own merging ran inside the inserts (a whole level at once when it
+/// reached 16 segments) and held the writer for up to 160 ms while saves waited.
+pub async fn merge(db: &Db, Batch(_, bytes): Batch) -> Result<(), Error> {
+    if db.backend != Backend::Sqlite {
+        return Ok(());
+    }
+    // FTS5 pages hold up to 4 KB.
+    let pages = (bytes / 4096).max(16);
+    for index in ["documents_words", "documents_trigrams"] {
+        // Each step reports rows changed while it merged; fewer than two means
+        // there was nothing to merge (the FTS5 documentation's test). Bounded,
+        // in case an index keeps reporting work.
+        for _ in 0..10_000 {
+            let tx = db.begin_write().await?;
+            let before: i64 = query_scalar("SELECT total_changes()")
+                .fetch_one(&*tx)
+                .await?;
+            query(format!(
+                "INSERT INTO {index} ({index}, rank) VALUES ('merge', $1)"
+            ))
+            .bind(pages)
+            .execute(&*tx)
+            .await?;
+            let after: i64 = query_scalar("SELECT total_changes()")
+                .fetch_one(&*tx)
+                .await?;
+            tx.commit().await?;
+            if after - before < 2 {
+                break;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs the indexer until the database is closed: woken by every commit (and
@@ -194,6 +233,11 @@ pub async fn run_indexer(db: Db) {
                     *at = (*at).max(seen);
                     newer
                 });
+                if let Err(e) = merge(&db, BATCH).await
+                    && !db.is_closed()
+                {
+                    tracing::warn!(error = %e, "merging the search indexes failed; trying again later");
+                }
             }
             Err(e) if db.is_closed() => {
                 tracing::debug!(error = %e, "the indexer stops: the database is closed");
