@@ -189,6 +189,15 @@ fn last_sqlite_migration() -> (String, Vec<String>) {
             made.push(format!("ALTER TABLE {table} DROP COLUMN {column}"));
             continue;
         }
+        // An FTS5 setting (`INSERT INTO t (t, rank) VALUES ('key', v)`) is a
+        // row of the index's `_config` table; absent, it has its default.
+        if let ["INSERT", "INTO", _, ..] = words.iter().map(String::as_str).collect::<Vec<_>>()[..]
+            && let Some(key) = statement.split('\'').nth(1)
+            && words.iter().any(|w| w.contains("RANK)"))
+        {
+            made.push(format!("DELETE FROM {}_config WHERE k = '{key}'", code[2]));
+            continue;
+        }
         let Some(at) = words.iter().position(|w| w == "CREATE") else {
             continue;
         };
@@ -212,7 +221,8 @@ fn last_sqlite_migration() -> (String, Vec<String>) {
     (version, made)
 }
 
-/// The schema and every document's row, to compare before and after.
+/// The schema, every document's row and the search indexes' settings, to
+/// compare before and after.
 async fn sqlite_state(db: &Db) -> (String, String) {
     let schema: String = quire::db::query_scalar(
         "SELECT coalesce(group_concat(sql, ';'), '') FROM
@@ -225,7 +235,10 @@ async fn sqlite_state(db: &Db) -> (String, String) {
     let rows: String = quire::db::query_scalar(
         "SELECT coalesce(group_concat(row, ';'), '') FROM
          (SELECT id || '|' || coalesce(owner_id, '-') || '|' || visibility || '|' || version
-                 || '|' || title AS row FROM documents ORDER BY id)",
+                 || '|' || title AS row FROM documents
+          UNION ALL SELECT 'words ' || k || '=' || v FROM documents_words_config
+          UNION ALL SELECT 'trigrams ' || k || '=' || v FROM documents_trigrams_config
+          ORDER BY 1)",
     )
     .fetch_one(&db.read)
     .await
