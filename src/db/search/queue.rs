@@ -227,16 +227,19 @@ pub async fn run_indexer(db: Db) {
         }
         let seen = progress.committed.load(Ordering::Acquire);
         match catch_up(&db, BATCH, |_| {}).await {
-            Ok(_) => {
+            Ok(indexed) => {
                 progress.indexed.send_if_modified(|at| {
                     let newer = seen > *at;
                     *at = (*at).max(seen);
                     newer
                 });
-                if let Err(e) = merge(&db, BATCH).await
+                // Only new segments give merging work: an idle round (woken
+                // each second) takes no write transaction for it.
+                if indexed > 0
+                    && let Err(e) = merge(&db, BATCH).await
                     && !db.is_closed()
                 {
-                    tracing::warn!(error = %e, "merging the search indexes failed; trying again later");
+                    tracing::warn!(error = %e, "merging the search indexes failed; trying again after the next indexing");
                 }
             }
             Err(e) if db.is_closed() => {
