@@ -9,8 +9,11 @@ use quire::startup::Application;
 use reqwest::{Response, StatusCode, header};
 use tempfile::TempDir;
 
+#[path = "helpers/command.rs"]
+mod command;
 #[path = "helpers/postgres.rs"]
 mod postgres;
+pub use command::{quire, run_quire};
 pub use postgres::{
     fresh_postgres_database, on_postgres, postgres_server, postgres_server_or_skip,
 };

@@ -1,12 +1,10 @@
 //! Nobody gets owner rights over a document for its having no owner.
 
-use std::process::Command;
-
 use quire::documents::{self, Valid};
 use reqwest::StatusCode;
 
 use crate::helpers::{
-    PASSWORD, TestApp, fresh_postgres_database, postgres_server, sign_in, spawn_app,
+    PASSWORD, TestApp, fresh_postgres_database, postgres_server, run_quire, sign_in, spawn_app,
 };
 
 /// Bob, an ordinary user, signed in; alice is the test admin.
@@ -113,12 +111,11 @@ async fn an_import_without_an_owner_belongs_to_the_first_admin_and_says_so() {
     let bob = bob(&app).await;
     let src = tempfile::tempdir().expect("temp dir");
     std::fs::write(src.path().join("plan.md"), "# Imported plan\n\nsteps\n").expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_quire"))
-        .args(["import", src.path().to_str().expect("utf-8")])
-        .env("QUIRE_DATABASE_URL", &app.config.database_url)
-        .env("QUIRE_LOG", "warn")
-        .output()
-        .expect("quire import");
+    let out = run_quire(
+        &app.config.database_url,
+        &["import", src.path().to_str().expect("utf-8")],
+    )
+    .await;
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("belong to the first admin, alice"), "{text}");

@@ -3,27 +3,11 @@
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
-use std::process::Command;
 
 use reqwest::StatusCode;
 
-use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app};
+use crate::helpers::{PASSWORD, TestApp, quire, sign_in, spawn_app};
 use crate::transfer_upload::upload;
-
-fn quire(url: &str, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_quire"))
-        .args(args)
-        .env("QUIRE_DATABASE_URL", url)
-        .env("QUIRE_LOG", "warn")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn zip_files(bytes: &[u8]) -> BTreeMap<String, String> {
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
@@ -102,7 +86,8 @@ async fn export_import_export_gives_the_same_zip_byte_for_byte_with_history() {
     let out = quire(
         &app.config.database_url,
         &["export", first.to_str().unwrap(), "--history"],
-    );
+    )
+    .await;
     assert!(
         out.contains("exported 3 documents with 6 revisions"),
         "{out}"
@@ -119,10 +104,10 @@ async fn export_import_export_gives_the_same_zip_byte_for_byte_with_history() {
             .unwrap();
     }
     db.close().await;
-    let out = quire(&url, &["import", first.to_str().unwrap()]);
+    let out = quire(&url, &["import", first.to_str().unwrap()]).await;
     assert!(out.contains("imported 3 documents (6 revisions)"), "{out}");
     let second = other.path().join("second.zip");
-    quire(&url, &["export", second.to_str().unwrap(), "--history"]);
+    quire(&url, &["export", second.to_str().unwrap(), "--history"]).await;
 
     let (one, two) = (
         std::fs::read(&first).unwrap(),
@@ -289,7 +274,8 @@ async fn documents_imported_to_render_later_are_rendered_on_first_view_and_kept(
     let out = quire(
         &app.config.database_url,
         &["import", src.path().to_str().unwrap(), "--render-later"],
-    );
+    )
+    .await;
     assert!(out.contains("imported 1 documents"), "{out}");
 
     let (_, list) = app.get_text("/").await;

@@ -8,11 +8,10 @@
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::Command;
 
 use reqwest::StatusCode;
 
-use crate::helpers::{PASSWORD, TestApp, spawn_app};
+use crate::helpers::{PASSWORD, TestApp, quire, spawn_app};
 use crate::transfer::make_zip;
 use crate::transfer_upload::upload;
 
@@ -23,21 +22,6 @@ const FOLDERS: [&str; 5] = [
     "Projects/Garden",
     "",
 ];
-
-fn quire(url: &str, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_quire"))
-        .args(args)
-        .env("QUIRE_DATABASE_URL", url)
-        .env("QUIRE_LOG", "warn")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn zip_files(bytes: &[u8]) -> BTreeMap<String, Vec<u8>> {
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
@@ -147,11 +131,11 @@ async fn documents_in_hidden_dotted_and_colon_folders_survive_export_and_import(
     unzip(&first, &unpacked);
     for from in [&zip, &unpacked] {
         let (dir, url) = fresh_db(&app).await;
-        let out = quire(&url, &["import", from.to_str().unwrap()]);
+        let out = quire(&url, &["import", from.to_str().unwrap()]).await;
         assert!(out.contains("imported 5 documents"), "{out}");
         assert!(out.contains("skipped 0 files; ignored 0 files"), "{out}");
         let again = dir.path().join("again.zip");
-        quire(&url, &["export", again.to_str().unwrap(), "--history"]);
+        quire(&url, &["export", again.to_str().unwrap(), "--history"]).await;
         let again = std::fs::read(&again).unwrap();
         assert_eq!(places(&again), expected(), "from {}", from.display());
         assert!(first == again, "from {}: byte-identical", from.display());
@@ -225,7 +209,7 @@ async fn a_vault_zip_says_why_it_left_out_hidden_notes_and_names_leading_out() {
     }
     zip.finish().unwrap();
     let (_db, url) = fresh_db(&app).await;
-    let out = quire(&url, &["import", dir.join("v.zip").to_str().unwrap()]);
+    let out = quire(&url, &["import", dir.join("v.zip").to_str().unwrap()]).await;
     assert!(out.contains("imported 2 documents"), "{out}");
     assert!(
         out.contains("skipped .trash/old.md: it is hidden"),
