@@ -53,6 +53,7 @@ pub const STEPS: &[Step] = &[
     step!("0018_link_ends"),
     step!("0019_spaces"),
     step!("0020_search_merges"),
+    step!("0021_identities"),
 ];
 
 pub struct Migrator;

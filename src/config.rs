@@ -8,7 +8,9 @@ use clap::{Args, CommandFactory, Parser, ValueEnum};
 use crate::cidr::CidrList;
 
 mod unknown;
+mod values;
 pub use unknown::{UnknownSetting, unknown_settings, warn_about_unknown_settings};
+use values::{header_name, public_url};
 
 /// How hard SQLite works to make a committed write survive a power cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -244,28 +246,22 @@ pub struct Config {
     /// links are built on it (unset: a trusted proxy's headers, else the Host asked for).
     #[arg(long, global = true, env = "QUIRE_PUBLIC_URL", value_parser = public_url)]
     pub public_url: Option<String>,
-}
 
-/// `http(s)://host[:port][/path]`, kept without a trailing slash.
-fn public_url(s: &str) -> Result<String, String> {
-    let s = s.trim().trim_end_matches('/');
-    let rest = s
-        .strip_prefix("https://")
-        .or_else(|| s.strip_prefix("http://"));
-    let ok = rest.is_some_and(|r| {
-        !r.is_empty()
-            && !r.starts_with('/')
-            && r.bytes()
-                .all(|b| b.is_ascii_graphic() && !matches!(b, b'?' | b'#' | b'\\' | b'@'))
-    });
-    if ok {
-        Ok(s.to_owned())
-    } else {
-        Err(format!(
-            "{s:?} is not an address like https://docs.example.org (http or https, a host, \
-             maybe a port and a path; no query)"
-        ))
-    }
+    /// Single sign-on by a trusted proxy (Authelia, Authentik, oauth2-proxy): the
+    /// header naming the signed-in person, e.g. `Remote-User`; believed only from
+    /// QUIRE_TRUSTED_PROXIES (unset: off).
+    #[arg(long, global = true, env = "QUIRE_AUTH_HEADER", value_parser = header_name)]
+    pub auth_header: Option<String>,
+
+    /// With QUIRE_AUTH_HEADER: the header listing the person's groups, comma-separated,
+    /// e.g. `Remote-Groups`; quire keeps those groups and their members in step.
+    #[arg(long, global = true, env = "QUIRE_AUTH_GROUPS_HEADER", value_parser = header_name)]
+    pub auth_groups_header: Option<String>,
+
+    /// The identity provider's group whose members are quire's administrators (unset:
+    /// administrators are chosen in quire).
+    #[arg(long, global = true, env = "QUIRE_AUTH_ADMIN_GROUP")]
+    pub auth_admin_group: Option<String>,
 }
 
 /// A bare parser so tests and tools can build a `Config` from defaults plus overrides.
@@ -354,6 +350,9 @@ impl Config {
             "litestream" => self.litestream.clone(),
             "trusted_proxies" => self.trusted_proxies.to_string(),
             "public_url" => self.public_url.clone().unwrap_or_default(),
+            "auth_header" => self.auth_header.clone().unwrap_or_default(),
+            "auth_groups_header" => self.auth_groups_header.clone().unwrap_or_default(),
+            "auth_admin_group" => self.auth_admin_group.clone().unwrap_or_default(),
             other => format!("<{other}>"),
         }
     }

@@ -18,7 +18,7 @@ use crate::web::metrics::LagCache;
 use crate::web::middleware::drain::{self, InFlight, Signals, Stopper};
 use crate::web::middleware::limits::{self, BodyTimeout, UploadBudget};
 use crate::web::middleware::security_headers::security_headers;
-use crate::web::middleware::{db_gate, layout, observe};
+use crate::web::middleware::{db_gate, layout, observe, proxy_sign_in};
 use crate::web::setup::SetupToken;
 use crate::web::{AppState, extractor_errors};
 
@@ -145,6 +145,7 @@ fn serve(
     let lag = web::Data::new(LagCache::default());
     let in_flight = web::Data::new(in_flight);
     let setup = web::Data::new(setup);
+    let proxy_links = web::Data::new(proxy_sign_in::ProxyLinks::default());
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
@@ -155,10 +156,12 @@ fn serve(
             .app_data(lag.clone())
             .app_data(in_flight.clone())
             .app_data(setup.clone())
+            .app_data(proxy_links.clone())
             .app_data(crate::web::api::json_config(cap))
             .configure(extractor_errors)
             .configure(crate::app)
             .default_service(web::to(not_found))
+            .wrap(from_fn(proxy_sign_in::wrap))
             .wrap(from_fn(db_gate::wrap))
             .wrap(from_fn(layout::wrap))
             .wrap(security_headers())

@@ -7,6 +7,7 @@ pub mod manage;
 pub mod password;
 pub mod people;
 mod sessions;
+pub mod single_sign_on;
 mod throttle;
 pub mod tokens;
 
@@ -36,6 +37,8 @@ pub enum AccountError {
     RateLimited { seconds: i64 },
     #[error("Sign-in is busy. Try again in a moment.")]
     Busy,
+    #[error("This account is disabled. An administrator can enable it again.")]
+    Disabled,
     #[error(transparent)]
     Db(#[from] crate::db::Error),
     #[error("password hashing failed: {0}")]

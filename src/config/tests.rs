@@ -71,6 +71,9 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
             "https://docs.example.org",
             "https://docs.example.org",
         ),
+        ("--auth-header", "Remote-User", "Remote-User"),
+        ("--auth-groups-header", "Remote-Groups", "Remote-Groups"),
+        ("--auth-admin-group", "wiki-admins", "wiki-admins"),
     ];
     // A switch takes no value.
     let args = given
@@ -87,6 +90,20 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
         assert_eq!(row[2], *shown, "{flag}");
         assert!(row[1].starts_with("QUIRE_"), "{flag}");
         assert!(!row[3].is_empty(), "{flag} has no meaning");
+    }
+}
+
+#[test]
+fn single_sign_on_headers_must_be_header_names() {
+    let parse = |value: &str| {
+        Standalone::try_parse_from(["quire", "--auth-header", value]).map(|s| s.config.auth_header)
+    };
+    assert_eq!(
+        parse(" Remote-User ").ok().flatten().as_deref(),
+        Some("Remote-User")
+    );
+    for bad in ["Remote User", "", "X:Y", "Rémi"] {
+        assert!(parse(bad).is_err(), "{bad:?}");
     }
 }
 

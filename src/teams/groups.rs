@@ -13,6 +13,18 @@ fn admin(m: Manager<'_>) -> Result<(), DocError> {
     }
 }
 
+/// A group single sign-on keeps is changed at the identity provider only.
+fn unmanaged(g: &GroupRow) -> Result<(), DocError> {
+    match &g.managed_by {
+        None => Ok(()),
+        Some(_) => Err(DocError::Invalid(format!(
+            "The group {:?} is kept in step by single sign-on: change its members at the \
+             identity provider.",
+            g.name
+        ))),
+    }
+}
+
 /// Every group (anyone signed in may see the names, to share with them).
 pub async fn list(db: &Db) -> Result<Vec<GroupRow>, DocError> {
     Ok(stored::list(&db.read).await?)
@@ -37,6 +49,7 @@ pub async fn create(db: &Db, m: Manager<'_>, name: &str) -> Result<i64, DocError
 pub async fn delete(db: &Db, m: Manager<'_>, id: i64) -> Result<(), DocError> {
     admin(m)?;
     let g = find(db, id).await?;
+    unmanaged(&g)?;
     let tx = db.begin_write().await?;
     stored::delete(&*tx, id).await?;
     crate::db::audit(&*tx, Some(m.user_id), "group.removed", &g.name).await?;
@@ -52,6 +65,7 @@ pub async fn members(db: &Db, id: i64) -> Result<Vec<Member>, DocError> {
 pub async fn add(db: &Db, m: Manager<'_>, id: i64, name: &str) -> Result<(), DocError> {
     admin(m)?;
     let g = find(db, id).await?;
+    unmanaged(&g)?;
     let name = crate::documents::access::looked_up(name)?;
     let tx = db.begin_write().await?;
     let user = crate::db::accounts::id_by_name(&*tx, name)
@@ -67,6 +81,7 @@ pub async fn add(db: &Db, m: Manager<'_>, id: i64, name: &str) -> Result<(), Doc
 pub async fn remove(db: &Db, m: Manager<'_>, id: i64, user: i64) -> Result<(), DocError> {
     admin(m)?;
     let g = find(db, id).await?;
+    unmanaged(&g)?;
     let tx = db.begin_write().await?;
     if !stored::remove_member(&*tx, id, user).await? {
         return Err(DocError::NotFound);

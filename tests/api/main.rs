@@ -34,6 +34,7 @@ mod people;
 mod permissions;
 mod preview;
 mod proxies;
+mod proxy_sign_in;
 mod redirects;
 mod schema;
 mod search;

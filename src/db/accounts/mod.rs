@@ -3,6 +3,7 @@
 //! and what each change allows; this stores.
 
 pub mod failures;
+pub mod identities;
 pub mod sessions;
 pub mod tokens;
 

@@ -40,6 +40,7 @@ pub const NOT_COPIED: &[&str] = &[
 /// order, identity column). The columns come from the entities.
 const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("users", &["id"], Some("id")),
+    ("identities", &["issuer", "subject"], None),
     ("spaces", &["id"], Some("id")),
     ("user_groups", &["id"], Some("id")),
     ("group_members", &["group_id", "user_id"], None),

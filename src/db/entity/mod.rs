@@ -18,6 +18,7 @@ pub mod document_tags;
 pub mod documents;
 pub mod drafts;
 pub mod group_members;
+pub mod identities;
 pub mod invitations;
 pub mod login_failures;
 pub mod new_drafts;
@@ -73,6 +74,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(spaces::Entity)?,
         shape(user_groups::Entity)?,
         shape(group_members::Entity)?,
+        shape(identities::Entity)?,
         shape(space_members::Entity)?,
         shape(documents::Entity)?,
         shape(document_group_shares::Entity)?,

@@ -1,4 +1,4 @@
-//! Groups of people, made by admins: members of spaces and of one document's shares.
+//! Groups of people, made by admins or kept by single sign-on: members of spaces and of one document's shares.
 
 use sea_orm::entity::prelude::*;
 
@@ -9,6 +9,8 @@ pub struct Model {
     pub id: i64,
     pub name: String,
     pub created_at: i64,
+    /// The issuer of the identity provider that keeps the group in step, if any.
+    pub managed_by: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

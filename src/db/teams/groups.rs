@@ -9,13 +9,21 @@ pub struct GroupRow {
     pub id: i64,
     pub name: String,
     pub people: i64,
+    /// The identity provider that keeps this group in step (single sign-on).
+    pub managed_by: Option<String>,
 }
-crate::db::from_row!(GroupRow { id, name, people });
+crate::db::from_row!(GroupRow {
+    id,
+    name,
+    people,
+    managed_by
+});
 
 /// Every group, by name, with how many people are in it.
 pub async fn list(ex: &impl Conn) -> Result<Vec<GroupRow>, crate::db::Error> {
     crate::db::query_as(
-        "SELECT g.id, g.name, (SELECT count(*) FROM group_members gm WHERE gm.group_id = g.id) AS people
+        "SELECT g.id, g.name, (SELECT count(*) FROM group_members gm WHERE gm.group_id = g.id) AS people,
+                g.managed_by
          FROM user_groups g ORDER BY lower(g.name), g.id",
     )
     .fetch_all(ex)
@@ -24,7 +32,8 @@ pub async fn list(ex: &impl Conn) -> Result<Vec<GroupRow>, crate::db::Error> {
 
 pub async fn find(ex: &impl Conn, id: i64) -> Result<Option<GroupRow>, crate::db::Error> {
     crate::db::query_as(
-        "SELECT g.id, g.name, (SELECT count(*) FROM group_members gm WHERE gm.group_id = g.id) AS people
+        "SELECT g.id, g.name, (SELECT count(*) FROM group_members gm WHERE gm.group_id = g.id) AS people,
+                g.managed_by
          FROM user_groups g WHERE g.id = $1",
     )
     .bind(id)

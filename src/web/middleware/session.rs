@@ -29,16 +29,20 @@ async fn look_up(req: &HttpRequest) -> Result<Option<User>, AppError> {
     let Some(c) = req.cookie(SESSION_COOKIE) else {
         return Ok(None);
     };
-    let state = state_of(req)?;
-    if let Some(user) = state.cache.user(c.value(), now_ms()) {
+    session_user(state_of(req)?.get_ref(), c.value()).await
+}
+
+/// The user of a session token, if it names a live session.
+pub(super) async fn session_user(state: &AppState, token: &str) -> Result<Option<User>, AppError> {
+    if let Some(user) = state.cache.user(token, now_ms()) {
         return Ok(Some(user));
     }
     let epoch = state.cache.epoch();
-    let live = accounts::live_session(&state.db, c.value())
+    let live = accounts::live_session(&state.db, token)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
     Ok(live.map(|live| {
-        state.cache.keep_session(epoch, c.value(), &live);
+        state.cache.keep_session(epoch, token, &live);
         live.user
     }))
 }
