@@ -23,26 +23,27 @@ use crate::accounts::{self, AccountError, User};
 use crate::web::AppState;
 use crate::web::error::AppError;
 
-/// Whom each header (name and groups, as sent) was last found to be: a request
+/// Whom each header (name and groups, as sent) was last found to be, by id and
+/// user name (an id alone could be a deleted account's, given again): a request
 /// whose session is already theirs goes on without a write. Sent groups that
 /// change take the slow way once, which keeps the groups in step.
 #[derive(Default)]
-pub struct ProxyLinks(Mutex<HashMap<String, i64>>);
+pub struct ProxyLinks(Mutex<HashMap<String, (i64, String)>>);
 
 /// Enough for every person of a large team, sent with a few group lists each.
 const KEPT_LINKS: usize = 10_000;
 
 impl ProxyLinks {
-    fn get(&self, key: &str) -> Option<i64> {
-        self.0.lock().ok()?.get(key).copied()
+    fn get(&self, key: &str) -> Option<(i64, String)> {
+        self.0.lock().ok()?.get(key).cloned()
     }
 
-    fn keep(&self, key: String, user: i64) {
+    fn keep(&self, key: String, user: &User) {
         if let Ok(mut links) = self.0.lock() {
             if links.len() >= KEPT_LINKS {
                 links.clear();
             }
-            links.insert(key, user);
+            links.insert(key, (user.id, user.username.clone()));
         }
     }
 }
@@ -117,7 +118,10 @@ pub async fn wrap(
     };
     let links = req.app_data::<web::Data<ProxyLinks>>().cloned();
     let known = links.as_ref().and_then(|l| l.get(&key));
-    if session.is_some() && session.as_ref().map(|u| u.id) == known {
+    if let (Some(s), Some((id, name))) = (&session, known)
+        && s.id == id
+        && s.username == name
+    {
         return Ok(next.call(req).await?.map_into_boxed_body());
     }
     let user = match sign_in(&state, &subject, groups.as_deref()).await {
@@ -128,7 +132,7 @@ pub async fn wrap(
         }
     };
     if let Some(links) = links {
-        links.keep(key, user.id);
+        links.keep(key, &user);
     }
     if session.is_some_and(|s| s.id == user.id) {
         return Ok(next.call(req).await?.map_into_boxed_body());
