@@ -3,7 +3,8 @@
 //! (1, 8 and 64 KB documents), the list, search and save, signed in, and every
 //! request's latency goes into an HDR histogram. Exits non-zero when a route's
 //! p99 is over `QUIRE_P99_BUDGET_MS` (default 50), search's over
-//! `QUIRE_SEARCH_P99_BUDGET_MS` (default 100), or a request fails.
+//! `QUIRE_SEARCH_P99_BUDGET_MS` (default 100) twice running (a route over budget
+//! is measured once more, and the run says so), or a request fails.
 //!
 //! - `cargo bench --bench budget`: 10,000 documents (`QUIRE_BENCH_DOCS`), 3,000
 //!   requests per route, then criterion's timing of each route.
@@ -102,10 +103,30 @@ fn main() {
     );
 
     let routes = Route::all(&running);
+    let limits = [budget_ms, search_ms];
+    let mut measured_again = Vec::new();
     let outcomes: Vec<Outcome> = routes
         .iter()
-        .map(|route| rt.block_on(measure(&running, route, mode.requests, clients)))
+        .map(|route| {
+            let first = rt.block_on(measure(&running, route, mode.requests, clients));
+            // A p99 over budget with every request answered is measured once
+            // more, and the route fails only when both are over: one stall of a
+            // shared machine (another program's burst, a disk flush) moves the
+            // p99 of 1,000 requests, and a slower quire is over both times.
+            if first.failures() > 0 || first.breach(limits, mode.enforce).is_none() {
+                return first;
+            }
+            measured_again.push(format!(
+                "{}: p99 {:.2} ms, over budget, so measured again (below)",
+                route.name,
+                first.ms(0.99)
+            ));
+            rt.block_on(measure(&running, route, mode.requests, clients))
+        })
         .collect();
+    for note in &measured_again {
+        println!("{note}");
+    }
     println!(
         "{:<16} {:>7} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "route", "clients", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms"
@@ -116,7 +137,7 @@ fn main() {
     for o in &outcomes {
         println!("{o}");
         csv.push_str(&o.csv());
-        if let Some(why) = o.breach([budget_ms, search_ms], mode.enforce) {
+        if let Some(why) = o.breach(limits, mode.enforce) {
             breaches.push(why);
         }
     }
