@@ -222,6 +222,7 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/logout", post().to(login::logout))
         .route("/account", get().to(account::account_show))
         .route("/account/password", post().to(account::password_change))
+        .route("/account/name", post().to(account::name_change))
         .route("/account/tokens", post().to(account::token_create))
         .route(
             "/account/tokens/{id}/revoke",

@@ -35,6 +35,15 @@ pub(super) async fn keep_an_admin(
 }
 
 pub async fn rename(db: &Db, admin: &User, user_id: i64, new: &str) -> Result<(), AccountError> {
+    rename_by(db, admin.id, user_id, new).await
+}
+
+/// A person's own new user name (one single sign-on gave a free variant of, say).
+pub async fn rename_self(db: &Db, user: &User, new: &str) -> Result<(), AccountError> {
+    rename_by(db, user.id, user.id, new).await
+}
+
+async fn rename_by(db: &Db, by: i64, user_id: i64, new: &str) -> Result<(), AccountError> {
     let name = check_username(new)?;
     let tx = db.begin_write().await?;
     let found = stored::rename(&*tx, user_id, &name)
@@ -48,7 +57,7 @@ pub async fn rename(db: &Db, admin: &User, user_id: i64, new: &str) -> Result<()
     }
     audit(
         &tx,
-        Some(admin.id),
+        Some(by),
         "user.renamed",
         &format!("user {user_id} is now {name}"),
     )

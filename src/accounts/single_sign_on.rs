@@ -32,6 +32,18 @@ pub struct Identity<'a> {
     pub admin: Option<bool>,
 }
 
+/// How the identity providers know `user`, in words for their account page.
+pub async fn known_as(db: &Db, user: i64) -> Result<Vec<String>, crate::db::Error> {
+    Ok(identities::of_user(&db.read, user)
+        .await?
+        .into_iter()
+        .map(|(issuer, subject)| match issuer.as_str() {
+            PROXY_HEADER => format!("{subject}, named by the sign-in proxy"),
+            _ => format!("{subject} at {issuer}"),
+        })
+        .collect())
+}
+
 /// A user name quire accepts, made from what the provider calls the person:
 /// an email's local part, other characters as dashes, at most 60 characters.
 pub fn wished_name(name: &str) -> String {

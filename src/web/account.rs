@@ -1,4 +1,4 @@
-//! The signed-in user's own settings: password and API tokens.
+//! The signed-in user's own settings: name, password and API tokens.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -11,7 +11,7 @@ use super::middleware::session::CurrentUser;
 use super::respond;
 use super::when::Stamp;
 use super::{AppState, done};
-use crate::accounts::{AccountError, manage, tokens};
+use crate::accounts::{AccountError, manage, people, single_sign_on, tokens};
 use crate::web::error::AppError;
 
 pub struct TokenView {
@@ -30,6 +30,8 @@ struct SettingsPartial<'a> {
     new_token: Option<&'a str>,
     /// What the files attached to the user's documents take, each content once.
     files_size: String,
+    /// How single sign-on knows the user, if it does.
+    known_as: Vec<String>,
 }
 
 pub fn account_error(e: AccountError) -> AppError {
@@ -54,6 +56,9 @@ async fn settings(
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
     let files = crate::documents::attachments::owner_total(&state.db, user.0.id).await?;
+    let known_as = single_sign_on::known_as(&state.db, user.0.id)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
     let tokens = rows
         .into_iter()
         .map(|t| TokenView {
@@ -72,6 +77,7 @@ async fn settings(
             error,
             new_token,
             files_size: crate::documents::human_size(usize::try_from(files).unwrap_or(0)),
+            known_as,
         },
     ))
 }
@@ -103,6 +109,24 @@ pub async fn password_change(
     .await;
     match result {
         Ok(()) => Ok(done(&req, "/account", Message::PasswordChanged)),
+        Err(e) => refused(&state, &user, e).await,
+    }
+}
+
+/// The user's own new user name.
+pub async fn name_change(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    match people::rename_self(&state.db, &user.0, form.require("name")?).await {
+        Ok(()) => Ok(done(&req, "/account", Message::AccountRenamed)),
+        Err(AccountError::Taken) => {
+            let msg = AccountError::Taken.to_string();
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            settings(&state, &user, status, Some(&msg), None).await
+        }
         Err(e) => refused(&state, &user, e).await,
     }
 }

@@ -194,6 +194,35 @@ async fn a_provider_name_never_takes_over_a_local_account() {
     // The same person again is the same account.
     let (_, page) = as_proxy(&app, &new_client(), "/", "Bob@example.org", "").await;
     assert!(signed_in_as(&page, "Bob-2"));
+
+    // They see how they are known, and choose another name; a taken one is refused.
+    let (_, page) = as_proxy(&app, &browser, "/account", "Bob@example.org", "").await;
+    assert!(
+        page.contains("Single sign-on knows you as Bob@example.org, named by the sign-in proxy"),
+        "{page}"
+    );
+    let rename = |name: &'static str| {
+        let (browser, app) = (&browser, &app);
+        let csrf = crate::helpers::csrf_of(&page);
+        async move {
+            browser
+                .post(format!("{}/account/name", app.address))
+                .header("Remote-User", "Bob@example.org")
+                .form(&[("name", name), ("csrf", &csrf)])
+                .send()
+                .await
+                .expect("post")
+        }
+    };
+    let taken = rename("bob").await;
+    assert_eq!(taken.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(taken.text().await.expect("body").contains("taken"));
+    assert_eq!(rename("robert").await.status(), StatusCode::SEE_OTHER);
+    let (_, page) = as_proxy(&app, &new_client(), "/", "Bob@example.org", "").await;
+    assert!(
+        signed_in_as(&page, "robert"),
+        "the name stays theirs at the next sign-in"
+    );
 }
 
 #[tokio::test]

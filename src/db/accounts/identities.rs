@@ -104,3 +104,13 @@ pub async fn managed_memberships(
     .fetch_all(ex)
     .await
 }
+
+/// Whom the providers know `user` as: (issuer, subject), oldest first.
+pub async fn of_user(ex: &impl Conn, user: i64) -> Result<Vec<(String, String)>, crate::db::Error> {
+    crate::db::query_as(
+        "SELECT issuer, subject FROM identities WHERE user_id = $1 ORDER BY created_at, issuer",
+    )
+    .bind(user)
+    .fetch_all(ex)
+    .await
+}
