@@ -352,7 +352,10 @@
     if (!typed) { hideSuggestions(); return; }
     offered.timer = setTimeout(function () {
       offered.asked = typed.text;
-      fetch("/titles?q=" + encodeURIComponent(typed.text), {
+      // The space chosen for a new document, or the edited one's: its titles first.
+      var chosen = document.getElementById("space");
+      var space = chosen ? chosen.value : (area.getAttribute("data-space") || "");
+      fetch("/titles?q=" + encodeURIComponent(typed.text) + "&space=" + encodeURIComponent(space), {
         headers: { "HX-Request": "true", "HX-Target": "link-suggestions" },
         credentials: "same-origin"
       }).then(function (res) { return res.ok ? res.text() : ""; }).then(function (html) {

@@ -8,7 +8,7 @@
 
 use pulldown_cmark::{CowStr, Event, LinkType, Tag, TagEnd};
 
-use super::{Actor, DocError, Document, access};
+use super::{Actor, DocError, Document, InSpace, access};
 use crate::db::documents::links::{self as stored, LINK_OPEN, key};
 use crate::db::{Backend, Db};
 use crate::query_param::encoded;
@@ -235,12 +235,14 @@ pub async fn follow(db: &Db, target: &str, actor: Actor<'_>) -> Result<Option<St
 const SUGGESTED: i64 = 8;
 
 /// The documents `actor` may read whose title holds `typed` (case aside),
-/// those starting with it first: title, folder, and what the link names
-/// (the folder too where two offered share the title), to complete a link.
+/// those in `space` (the linking document's) first, then those starting with
+/// it: title, folder, and what the link names (the folder too where two
+/// offered share the title), to complete a link.
 pub async fn suggest(
     db: &Db,
     typed: &str,
     actor: Actor<'_>,
+    space: Option<InSpace>,
 ) -> Result<Vec<(String, String, String)>, DocError> {
     let typed: String = typed
         .trim()
@@ -257,7 +259,11 @@ pub async fn suggest(
     }
     let (pattern, start) = (format!("%{escaped}%"), format!("{escaped}%"));
     let viewer = access::viewer(actor.into());
-    let found = stored::titles_like(&db.read, viewer, (&pattern, &start), SUGGESTED).await?;
+    let space = space.map(|s| match s {
+        InSpace::Personal => 0,
+        InSpace::Id(n) => n,
+    });
+    let found = stored::titles_like(&db.read, viewer, (&pattern, &start), space, SUGGESTED).await?;
     let shared = |title: &str| found.iter().filter(|(t, _)| key(t) == key(title)).count() > 1;
     Ok(found
         .iter()

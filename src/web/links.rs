@@ -40,6 +40,9 @@ pub async fn follow_link(
 pub struct TitlesQuery {
     #[serde(default)]
     q: String,
+    /// The linking document's space (`personal` or a number): its titles first.
+    #[serde(default)]
+    space: String,
 }
 
 #[derive(askama::Template)]
@@ -49,13 +52,15 @@ struct Suggestions {
 }
 
 /// `GET /titles?q=`: the editor's offer while a link is typed (`[[gar`), the
-/// documents the user may read whose title holds what follows the brackets.
+/// documents the user may read whose title holds what follows the brackets,
+/// those in the linking document's space (`&space=`) first.
 pub async fn link_suggestions(
     state: web::Data<AppState>,
     user: CurrentUser,
     query: web::Query<TitlesQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let found = documents::links::suggest(&state.db, &query.q, actor(&user)).await?;
+    let space = documents::InSpace::parse(&query.space);
+    let found = documents::links::suggest(&state.db, &query.q, actor(&user), space).await?;
     Ok(super::respond::fragment(
         actix_web::http::StatusCode::OK,
         "Documents to link",

@@ -12,7 +12,8 @@ pub struct PlaceFields {
     /// Folders in use, offered while typing (the edit and new pages only).
     pub known: Vec<String>,
     /// A new document's space as a query parameter says it (`personal`, or a
-    /// space's number); empty: where its writer last made one.
+    /// space's number); empty: where its writer last made one. An existing
+    /// document's space, the same way, for the `[[` suggestions.
     pub space: String,
     /// The spaces a new document may go to: (parameter, name); the new page only.
     pub spaces: Vec<(String, String)>,
@@ -24,6 +25,9 @@ impl PlaceFields {
         Self {
             folder: doc.folder.clone(),
             tags: doc.tags.join(", "),
+            space: doc
+                .space_id
+                .map_or_else(|| "personal".to_owned(), |id| id.to_string()),
             ..Self::default()
         }
     }

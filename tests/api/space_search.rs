@@ -1,6 +1,7 @@
 //! Search narrowed to one space: the search page's space choice (and its URL,
 //! `?space=`) finds only what that space holds, with words or filters alone,
-//! and never more than the searcher may read.
+//! and never more than the searcher may read. The `[[` suggestions offer the
+//! linking document's space first.
 
 use reqwest::StatusCode;
 
@@ -116,4 +117,60 @@ async fn a_search_narrowed_to_a_space_finds_only_what_that_space_holds() {
             "nils is no member of Ops"
         );
     }
+}
+
+#[tokio::test]
+async fn link_suggestions_offer_the_linking_documents_space_first() {
+    let app = spawn_app().await;
+    let made = app
+        .post_form("/spaces", &[("name", "Ops"), ("default_role", "")])
+        .await;
+    let ops = made
+        .headers()
+        .get("location")
+        .and_then(|l| l.to_str().ok())
+        .and_then(|l| l.split('?').next())
+        .and_then(|l| l.rsplit('/').next())
+        .and_then(|n| n.parse::<i64>().ok())
+        .expect("the new space's page");
+    // Alphabetically the team's and the personal one come first.
+    make(&app, "Plan A", "").await;
+    make(&app, "Plan B", "personal").await;
+    make(&app, "Plan C", &ops.to_string()).await;
+    let offered = |space: String| {
+        let app = &app;
+        async move {
+            let (status, html) = app.get_text(&format!("/titles?q=plan&space={space}")).await;
+            assert_eq!(status, StatusCode::OK);
+            html.split("data-target=\"")
+                .skip(1)
+                .filter_map(|s| s.split('"').next())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(offered(String::new()).await, ["Plan A", "Plan B", "Plan C"]);
+    assert_eq!(
+        offered(ops.to_string()).await,
+        ["Plan C", "Plan A", "Plan B"]
+    );
+    assert_eq!(
+        offered("personal".into()).await,
+        ["Plan B", "Plan A", "Plan C"]
+    );
+    assert_eq!(
+        offered("nonsense".into()).await,
+        ["Plan A", "Plan B", "Plan C"]
+    );
+    // The editor says which space: the new page's choice, an edited document's own.
+    let (_, page) = app.get_text(&format!("/new?space={ops}")).await;
+    assert!(page.contains(&format!(r#"<option value="{ops}" selected>Ops</option>"#)));
+    let list = app.get_text(&format!("/?space={ops}")).await.1;
+    let id = list
+        .split("href=\"/d/")
+        .nth(1)
+        .map(|rest| rest[..26].to_owned())
+        .expect("Plan C in the list");
+    let (_, edit) = app.get_text(&format!("/d/{id}/edit")).await;
+    assert!(edit.contains(&format!(r#"data-space="{ops}""#)), "{edit}");
 }

@@ -154,18 +154,29 @@ pub async fn find(
 }
 
 /// Up to `limit` live documents `viewer` may read whose title holds
-/// `pattern` (a `LIKE` pattern, a backslash its escape, lower-case), those
-/// starting with `start` (another) first, then by title: title and folder each.
+/// `pattern` (a `LIKE` pattern, a backslash its escape, lower-case): those in
+/// `space` first (its id, 0 for the viewer's personal space; NULL for none),
+/// then those starting with `start` (another pattern), then by title: title and
+/// folder each.
 pub async fn titles_like(
     ex: &impl Conn,
     viewer: Option<i64>,
     (pattern, start): (&str, &str),
+    space: Option<i64>,
     limit: i64,
 ) -> Result<Vec<(String, String)>, crate::db::Error> {
+    let int = if crate::db::is_postgres(ex) {
+        "::bigint"
+    } else {
+        ""
+    };
     crate::db::query_as(format!(
         "SELECT d.title, d.folder FROM documents AS d
          WHERE d.deleted_at IS NULL AND {} AND lower(d.title) LIKE $2 ESCAPE '\\'
-         ORDER BY CASE WHEN lower(d.title) LIKE $3 ESCAPE '\\' THEN 0 ELSE 1 END,
+         ORDER BY CASE WHEN d.space_id = $5{int}
+                         OR ($5{int} = 0 AND d.space_id IS NULL AND d.owner_id = $1{int})
+                       THEN 0 ELSE 1 END,
+                  CASE WHEN lower(d.title) LIKE $3 ESCAPE '\\' THEN 0 ELSE 1 END,
                   lower(d.title), d.folder
          LIMIT $4",
         access::visible("$1")
@@ -174,6 +185,7 @@ pub async fn titles_like(
     .bind(pattern)
     .bind(start)
     .bind(limit)
+    .bind(space)
     .fetch_all(ex)
     .await
 }
