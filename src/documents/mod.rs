@@ -32,6 +32,7 @@ mod search_query;
 pub mod search_scope;
 pub mod selection;
 mod snippet;
+pub mod spaces;
 mod tasks;
 mod valid;
 
@@ -209,7 +210,7 @@ pub async fn create_in(
     asked: Option<InSpace>,
 ) -> Result<Document, DocError> {
     let space = match actor {
-        Caller::Person(a) => crate::teams::space_for_new(db, a.user_id, asked).await?,
+        Caller::Person(a) => spaces::space_for_new(db, a.user_id, asked).await?,
         Caller::Quire => match asked {
             Some(InSpace::Id(n)) => Some(n),
             _ => None,
