@@ -259,10 +259,7 @@ pub async fn suggest(
     }
     let (pattern, start) = (format!("%{escaped}%"), format!("{escaped}%"));
     let viewer = access::viewer(actor.into());
-    let space = space.map(|s| match s {
-        InSpace::Personal => 0,
-        InSpace::Id(n) => n,
-    });
+    let space = space.map(InSpace::bound);
     let found = stored::titles_like(&db.read, viewer, (&pattern, &start), space, SUGGESTED).await?;
     let shared = |title: &str| found.iter().filter(|(t, _)| key(t) == key(title)).count() > 1;
     Ok(found

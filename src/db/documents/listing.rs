@@ -50,6 +50,14 @@ impl InSpace {
         }
     }
 
+    /// As statements bind it: the space's id, 0 for the reader's personal space.
+    pub fn bound(self) -> i64 {
+        match self {
+            Self::Personal => 0,
+            Self::Id(n) => n,
+        }
+    }
+
     /// As a query parameter says it.
     pub fn param(self) -> String {
         match self {

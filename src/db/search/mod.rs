@@ -91,10 +91,7 @@ impl Scope {
     /// The space as the statements bind it (`$8`): its id, 0 for the viewer's
     /// personal space, NULL for none.
     pub fn space_value(&self) -> Option<i64> {
-        self.space.map(|s| match s {
-            InSpace::Personal => 0,
-            InSpace::Id(n) => n,
-        })
+        self.space.map(InSpace::bound)
     }
 
     /// The values a search statement binds for its filters, in order: the
