@@ -20,6 +20,20 @@ async fn make(app: &TestApp, title: &str, space: &str) {
     assert_eq!(made.status(), StatusCode::SEE_OTHER, "{title}");
 }
 
+/// A space "Ops" nobody joins by default: its id.
+async fn ops_space(app: &TestApp) -> i64 {
+    let made = app
+        .post_form("/spaces", &[("name", "Ops"), ("default_role", "")])
+        .await;
+    made.headers()
+        .get("location")
+        .and_then(|l| l.to_str().ok())
+        .and_then(|l| l.split('?').next())
+        .and_then(|l| l.rsplit('/').next())
+        .and_then(|n| n.parse::<i64>().ok())
+        .expect("the new space's page")
+}
+
 /// The titles of the hits on a search page, in order.
 fn hits(page: &str) -> Vec<String> {
     let Some(from) = page.find(r#"<ol class="hits">"#) else {
@@ -41,17 +55,7 @@ fn hits(page: &str) -> Vec<String> {
 #[tokio::test]
 async fn a_search_narrowed_to_a_space_finds_only_what_that_space_holds() {
     let app = spawn_app().await;
-    let made = app
-        .post_form("/spaces", &[("name", "Ops"), ("default_role", "")])
-        .await;
-    let ops = made
-        .headers()
-        .get("location")
-        .and_then(|l| l.to_str().ok())
-        .and_then(|l| l.split('?').next())
-        .and_then(|l| l.rsplit('/').next())
-        .and_then(|n| n.parse::<i64>().ok())
-        .expect("the new space's page");
+    let ops = ops_space(&app).await;
     let team: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
         .fetch_one(&app.db.read)
         .await
@@ -122,17 +126,7 @@ async fn a_search_narrowed_to_a_space_finds_only_what_that_space_holds() {
 #[tokio::test]
 async fn link_suggestions_offer_the_linking_documents_space_first() {
     let app = spawn_app().await;
-    let made = app
-        .post_form("/spaces", &[("name", "Ops"), ("default_role", "")])
-        .await;
-    let ops = made
-        .headers()
-        .get("location")
-        .and_then(|l| l.to_str().ok())
-        .and_then(|l| l.split('?').next())
-        .and_then(|l| l.rsplit('/').next())
-        .and_then(|n| n.parse::<i64>().ok())
-        .expect("the new space's page");
+    let ops = ops_space(&app).await;
     // Alphabetically the team's and the personal one come first.
     make(&app, "Plan A", "").await;
     make(&app, "Plan B", "personal").await;
