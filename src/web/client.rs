@@ -98,6 +98,12 @@ fn parse_node(s: &str) -> Option<IpAddr> {
         .map(canonical)
 }
 
+/// Whether cookies are marked `Secure`: by the setting, or because the client
+/// reached quire (or its trusted proxy) over TLS.
+pub fn cookies_secure(req: &HttpRequest, config: &Config) -> bool {
+    config.cookie_secure || scheme(req, config) == "https"
+}
+
 /// `https` when the client used TLS to reach quire or, through a trusted proxy,
 /// to reach the proxy.
 pub fn scheme(req: &HttpRequest, config: &Config) -> String {

@@ -86,8 +86,7 @@ pub async fn login(
             let token = accounts::start_session(&state.db, &user)
                 .await
                 .map_err(|e| AppError::Internal(e.into()))?;
-            let secure =
-                state.config.cookie_secure || super::client::scheme(&req, &state.config) == "https";
+            let secure = super::client::cookies_secure(&req, &state.config);
             let mut res = HttpResponse::SeeOther()
                 .insert_header((header::LOCATION, next.clone()))
                 .finish();
@@ -115,7 +114,7 @@ pub(super) async fn signed_in(
     let token = accounts::start_session(&state.db, user)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
-    let secure = state.config.cookie_secure || super::client::scheme(req, &state.config) == "https";
+    let secure = super::client::cookies_secure(req, &state.config);
     let mut res = HttpResponse::SeeOther()
         .insert_header((header::LOCATION, next.to_owned()))
         .finish();

@@ -75,10 +75,7 @@ pub async fn browser(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let secure = match req.app_data::<web::Data<AppState>>() {
-        Some(state) => {
-            state.config.cookie_secure
-                || crate::web::client::scheme(req.request(), &state.config) == "https"
-        }
+        Some(state) => crate::web::client::cookies_secure(req.request(), &state.config),
         None => false,
     };
     let existing = req

@@ -194,8 +194,7 @@ async fn start_session(
     let value = HeaderValue::from_str(&cookies.join("; "))
         .map_err(|e| actix_web::error::ErrorBadRequest(e.to_string()))?;
     req.headers_mut().insert(header::COOKIE, value);
-    let secure = state.config.cookie_secure
-        || crate::web::client::scheme(req.request(), &state.config) == "https";
+    let secure = crate::web::client::cookies_secure(req.request(), &state.config);
     let mut res = next.call(req).await?.map_into_boxed_body();
     res.response_mut()
         .add_cookie(&cookie(SESSION_COOKIE, token, secure))?;

@@ -106,8 +106,7 @@ pub async fn require_user(
             let csrf = crate::web::csrf::for_session(&session);
             req.extensions_mut().insert(CsrfToken(csrf.clone()));
             req.extensions_mut().insert(user);
-            let secure = state.config.cookie_secure
-                || crate::web::client::scheme(req.request(), &state.config) == "https";
+            let secure = crate::web::client::cookies_secure(req.request(), &state.config);
             let mut res = crate::web::csrf::scope(csrf, next.call(req))
                 .await?
                 .map_into_boxed_body();
