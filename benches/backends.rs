@@ -93,7 +93,7 @@ fn main() {
             {
                 out.push(measure(&running, &route, requests, clients).await);
             }
-            running.db.close().await;
+            running.stop().await;
             out
         });
         results.push((backend, outcomes));

@@ -18,6 +18,12 @@
 //! words, every query matches nearly every document; docs/PERFORMANCE.md).
 //! Real text (`benches/real-corpus.sh`) is held to the page budget there.
 //!
+//! The server measured is the `quire` binary of the same build, run as its own
+//! process (it seeds the database too); `QUIRE_BENCH_SERVER=/path/to/quire`
+//! measures another, such as the optimised binary of the Docker image, which
+//! the test command does: `cargo test --bench budget -- --quick` then runs the
+//! quick mode with the bench itself unoptimised, and nothing is built twice.
+//!
 //! `QUIRE_BENCH_CLIENTS` (default 4) sets how many clients run at once. Saves
 //! count against the budget one at a time (people save now and then); the same
 //! saves from that many clients at once are reported beside them.
@@ -45,6 +51,13 @@ fn mode() -> Mode {
     let quick = args.iter().any(|a| a == "--quick");
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
     let mut m = match (bench, quick) {
+        (_, true) => Mode {
+            name: "quick",
+            docs: 1_500,
+            requests: 1_000,
+            criterion: true,
+            enforce: true,
+        },
         (true, false) => Mode {
             name: "full",
             docs: 10_000,
@@ -52,14 +65,7 @@ fn mode() -> Mode {
             criterion: true,
             enforce: true,
         },
-        (true, true) => Mode {
-            name: "quick",
-            docs: 1_500,
-            requests: 1_000,
-            criterion: true,
-            enforce: true,
-        },
-        (false, _) => Mode {
+        (false, false) => Mode {
             name: "smoke",
             docs: 90,
             requests: 60,
@@ -91,9 +97,11 @@ fn main() {
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = server::database_dir(tmp.path(), mode.name == "full");
-    let running = rt.block_on(server::start(&dir, mode.docs.div_ceil(3), 0));
+    let bin = std::env::var("QUIRE_BENCH_SERVER")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_quire").to_string());
+    let running = rt.block_on(server::spawn(&bin, &dir, mode.docs.div_ceil(3)));
     println!(
-        "page budget ({} mode): {} documents ({} each of {}), {} requests per route, \
+        "page budget ({} mode): {bin}, {} documents ({} each of {}), {} requests per route, \
          {clients} clients, p99 budget {budget_ms} ms (search {search_ms} ms)",
         mode.name,
         running.ids.iter().map(Vec::len).sum::<usize>(),
@@ -169,6 +177,7 @@ fn main() {
         c.final_summary();
     }
 
+    rt.block_on(running.stop());
     if breaches.is_empty() && mode.enforce {
         println!("every route's p99 is within {budget_ms} ms (search {search_ms} ms)");
     } else if breaches.is_empty() {

@@ -84,6 +84,14 @@ pub async fn start(bin: &str, dir: &Path, env: &[(&str, &str)]) -> Process {
     }
 }
 
+/// A bench that ends or panics without stopping its server leaves none behind.
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Process {
     /// Peak resident memory so far, in MiB (`VmHWM`).
     pub fn peak_rss_mib(&self) -> f64 {

@@ -1,5 +1,6 @@
-//! The real server for benches: seeded database, `Application` on a random port,
-//! and a signed-in HTTP client, as a browser would hold it.
+//! The real server for benches: seeded database, quire on a random port (in this
+//! process, or the `quire` binary as its own process), and a signed-in HTTP
+//! client, as a browser would hold it.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -19,9 +20,24 @@ pub struct Running {
     pub address: String,
     pub client: reqwest::Client,
     pub csrf: String,
-    pub db: Db,
     /// Live document ids by size class (index into `SIZES`), with their versions.
     pub ids: [Vec<(String, i64)>; 3],
+    server: Server,
+}
+
+enum Server {
+    InProcess(Db),
+    Process(super::process::Process),
+}
+
+impl Running {
+    /// Stops the server: closes the database, or SIGTERMs the process.
+    pub async fn stop(self) {
+        match self.server {
+            Server::InProcess(db) => db.close().await,
+            Server::Process(p) => p.stop(),
+        }
+    }
 }
 
 /// Where the bench database lives: `QUIRE_BENCH_DB` keeps it between runs.
@@ -35,11 +51,60 @@ pub fn database_dir(tmp: &Path, keep: bool) -> PathBuf {
     dir
 }
 
-/// Seeds `per_size` documents of each size (only what is missing), then starts
-/// the server with `workers` workers and signs in.
-pub async fn start(dir: &Path, per_size: usize, workers: usize) -> Running {
+/// Seeds `per_size` documents of each size (only what is missing) with the
+/// `quire` binary `bin`, then runs `bin serve` on them and signs in: the server
+/// measured is that binary (an optimised build, or another build's).
+pub async fn spawn(bin: &str, dir: &Path, per_size: usize) -> Running {
     let url = format!("sqlite://{}", dir.join("quire.db").display());
-    start_at(url, per_size, workers).await
+    for (class, size) in SIZES.iter().enumerate() {
+        let have = live_ids(&url, class).await.len();
+        if have < per_size {
+            let started = Instant::now();
+            let status = std::process::Command::new(bin)
+                .args(["seed", "--count", &(per_size - have).to_string()])
+                .args([
+                    "--size",
+                    &size.to_string(),
+                    "--seed",
+                    &(class + 1).to_string(),
+                ])
+                .env("QUIRE_DATABASE_URL", &url)
+                .env("QUIRE_LOG", "warn")
+                .status()
+                .expect("quire seed");
+            assert!(status.success(), "quire seed failed: {status}");
+            println!(
+                "seeded {} documents of {} KB in {:.1} s",
+                per_size - have,
+                size / 1024,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let mut ids: [Vec<(String, i64)>; 3] = Default::default();
+    for (class, slot) in ids.iter_mut().enumerate() {
+        *slot = live_ids(&url, class).await;
+        slot.truncate(per_size);
+    }
+    let process = super::process::start(bin, dir, &[]).await;
+    Running {
+        address: process.address.clone(),
+        client: process.client.clone(),
+        csrf: process.csrf.clone(),
+        ids,
+        server: Server::Process(process),
+    }
+}
+
+/// The live documents of size class `class`, read with a database opened
+/// for just this.
+async fn live_ids(url: &str, class: usize) -> Vec<(String, i64)> {
+    let mut config = Config::from_env();
+    config.database_url = url.to_string();
+    let db = Db::open(&config).await.expect("open the bench database");
+    let ids = ids_of(&db, class).await;
+    db.close().await;
+    ids
 }
 
 /// `start` on any database quire can use (`sqlite://…` or `postgres://…`).
@@ -96,8 +161,8 @@ pub async fn start_at(database_url: String, per_size: usize, workers: usize) -> 
         address,
         client,
         csrf,
-        db,
         ids,
+        server: Server::InProcess(db),
     }
 }
 
