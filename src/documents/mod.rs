@@ -18,6 +18,7 @@ pub mod import_rows;
 mod inline_marks;
 pub mod links;
 mod lists;
+mod math;
 pub mod merge;
 pub mod new_drafts;
 pub mod place;

@@ -19,7 +19,8 @@ use super::{headings, highlight};
 ///    browsers do not resolve the dots away.
 /// 9: callouts, `==highlights==`, definition lists, bare addresses as links,
 ///    front matter left out of the page, and `[[Title#Heading]]` to a heading.
-pub const RENDER_VERSION: i64 = 9;
+/// 10: math (`$…$`, `$$…$$`, ```` ```math ````) as MathML.
+pub const RENDER_VERSION: i64 = 10;
 
 /// The Markdown quire speaks; finding the n-th task parses with the same.
 pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
@@ -28,7 +29,8 @@ pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_FOOTNOTES)
     .union(Options::ENABLE_WIKILINKS)
     .union(Options::ENABLE_DEFINITION_LIST)
-    .union(Options::ENABLE_YAML_STYLE_METADATA_BLOCKS);
+    .union(Options::ENABLE_YAML_STYLE_METADATA_BLOCKS)
+    .union(Options::ENABLE_MATH);
 
 /// A text's page where no document is known (a new document's preview): an
 /// image naming a file keeps its source as written.
@@ -75,7 +77,7 @@ pub fn render_page(source: &str, doc_id: Option<&str>) -> String {
             (e, _) => e,
         })
         .collect();
-    let parsed = super::inline_marks::make(super::callouts::make(parsed));
+    let parsed = super::inline_marks::make(super::callouts::make(super::math::make(parsed)));
     // Fenced code leaves as a mark too, and comes back highlighted.
     let (mut parsed, blocks) = set_code_aside(parsed, &mark);
     let headings = headings::name(&mut parsed);
@@ -229,6 +231,13 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
         b.add_allowed_classes("p", &["callout-title"]);
         b.add_allowed_classes("summary", &["callout-title"]);
         b.add_tag_attributes("details", &["open"]);
+        // Math: MathML's layout elements only (no links, styles or HTML inside).
+        b.add_tags(super::math::TAGS);
+        for tag in super::math::TAGS {
+            b.add_tag_attributes(tag, super::math::ATTRIBUTES);
+        }
+        b.add_allowed_classes("code", &[super::math::ERROR_CLASS]);
+        b.add_allowed_classes("pre", &[super::math::ERROR_CLASS]);
         b
     })
 }

@@ -27,6 +27,12 @@ Revision
 - [x] Write the outline
 - [ ] Ask for a review
 
+## Formulas
+
+A circle's area is $A = \\pi r^2$, and the first $n$ numbers add up to
+
+$$\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$$
+
 ## Formats
 
 | Format | Opens in |
