@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   createDocument, editorBody, launch, newContext, openWithDraftOffer, signIn, unique,
+  signOut,
 } from './helpers.js';
 
 let browser;
@@ -105,7 +106,7 @@ test('a save after the session ended says so, links to sign in, and keeps the te
   const cookies = await context.cookies();
   const other = await context.newPage();
   await other.goto('/');
-  await other.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(other);
   await other.waitForURL(/\/login/);
   await context.addCookies(cookies);
 

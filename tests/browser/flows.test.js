@@ -14,6 +14,7 @@ import {
   newContext,
   signIn,
   unique,
+  signOut,
 } from './helpers.js';
 
 let browser;
@@ -69,8 +70,19 @@ test('first run: the administrator made on the command line signs in', async () 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
   const nav = page.getByRole('navigation', { name: 'Main' });
-  assert.equal(await nav.getByRole('link', { name: ADMIN, exact: true }).count(), 1);
+  // The account menu: the name on the header's one row, its links inside.
+  const account = nav.locator('details.nav-account > summary');
+  assert.equal((await account.textContent()).trim(), ADMIN);
+  await account.click();
+  assert.equal(await nav.getByRole('link', { name: 'Your account', exact: true }).count(), 1);
   assert.equal(await nav.getByRole('link', { name: 'Admin', exact: true }).count(), 1);
+  // One row: every item's box shares some height with every other's.
+  const oneRow = await nav.evaluate((el) => {
+    const boxes = [...el.querySelectorAll(':scope > a.brand, :scope .nav-wide > a, :scope .nav-search, :scope .nav-account > summary')]
+      .map((e) => e.getBoundingClientRect());
+    return Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
+  });
+  assert.ok(oneRow, 'the header is one row on a wide screen');
   await ctx.close();
 });
 
@@ -264,7 +276,7 @@ test('signing out ends the session', async () => {
   const ctx = await newContext(browser);
   const page = await ctx.newPage();
   await signIn(page);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await page.waitForURL(/\/login/);
   await banner(page, 'Signed out.').waitFor();
   await page.goto('/');

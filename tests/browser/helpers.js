@@ -66,6 +66,12 @@ export async function signIn(page) {
   await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
 }
 
+/** Signs out through the account menu in the header (a wide screen's). */
+export async function signOut(page) {
+  await page.locator('details.nav-account > summary').click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+}
+
 /** The document's body text box in whichever editor is on screen. */
 export function editorBody(page) {
   return page.locator('form.editor textarea[name="body"]');

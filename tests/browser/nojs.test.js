@@ -11,6 +11,7 @@ import {
   newContext,
   signIn,
   unique,
+  signOut,
 } from './helpers.js';
 
 let browser;
@@ -147,7 +148,7 @@ test('without JavaScript: an oversize text is refused and handed back', async ()
 test('without JavaScript: signing out', async () => {
   const page = await context.newPage();
   await page.goto('/');
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOut(page);
   await page.waitForURL(/\/login/);
   await banner(page, 'Signed out.').waitFor();
   await page.goto('/new');
