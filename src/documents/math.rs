@@ -112,7 +112,7 @@ pub(super) fn make(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
     if formulas.is_empty() {
         return events;
     }
-    let mut drawn = draw_all(formulas).into_iter();
+    let mut drawn = draw_all(&formulas).into_iter();
     let mut out = Vec::with_capacity(events.len());
     let mut skipping = false;
     for event in events {
@@ -142,29 +142,31 @@ fn is_math(info: &str) -> bool {
 
 /// Draws every formula on one thread with room for deep formulas; a formula
 /// that fails (or a parser that panics) comes back as its marked source.
-fn draw_all(formulas: Vec<(String, Kind)>) -> Vec<String> {
-    let fallback = formulas.clone();
-    let worker = std::thread::Builder::new()
-        .name("quire-math".into())
-        .stack_size(STACK_BYTES)
-        .spawn(move || {
-            let converter = math_core::LatexToMathML::new(math_core::MathCoreConfig::default())
-                .map_err(|e| e.0.error_message());
-            formulas
-                .iter()
-                .map(|(source, kind)| match &converter {
-                    Ok(c) => draw(c, source, *kind),
-                    Err(why) => marked(source, *kind, why),
-                })
-                .collect::<Vec<_>>()
-        });
-    match worker.map(|w| w.join()) {
-        Ok(Ok(drawn)) => drawn,
-        _ => fallback
+fn draw_all(formulas: &[(String, Kind)]) -> Vec<String> {
+    let drawn = std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("quire-math".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || {
+                let config = math_core::MathCoreConfig::default();
+                let converter =
+                    math_core::LatexToMathML::new(config).map_err(|e| e.0.error_message());
+                formulas
+                    .iter()
+                    .map(|(source, kind)| match &converter {
+                        Ok(c) => draw(c, source, *kind),
+                        Err(why) => marked(source, *kind, why),
+                    })
+                    .collect::<Vec<_>>()
+            });
+        worker.ok().and_then(|w| w.join().ok())
+    });
+    drawn.unwrap_or_else(|| {
+        formulas
             .iter()
             .map(|(source, kind)| marked(source, *kind, "this formula could not be drawn"))
-            .collect(),
-    }
+            .collect()
+    })
 }
 
 fn draw(converter: &math_core::LatexToMathML, source: &str, kind: Kind) -> String {
