@@ -56,8 +56,9 @@ pub fn database_dir(tmp: &Path, keep: bool) -> PathBuf {
 /// measured is that binary (an optimised build, or another build's).
 pub async fn spawn(bin: &str, dir: &Path, per_size: usize) -> Running {
     let url = format!("sqlite://{}", dir.join("quire.db").display());
+    let had = live_ids(&url).await;
     for (class, size) in SIZES.iter().enumerate() {
-        let have = live_ids(&url, class).await.len();
+        let have = had[class].len();
         if have < per_size {
             let started = Instant::now();
             let status = std::process::Command::new(bin)
@@ -81,9 +82,8 @@ pub async fn spawn(bin: &str, dir: &Path, per_size: usize) -> Running {
             );
         }
     }
-    let mut ids: [Vec<(String, i64)>; 3] = Default::default();
-    for (class, slot) in ids.iter_mut().enumerate() {
-        *slot = live_ids(&url, class).await;
+    let mut ids = live_ids(&url).await;
+    for slot in &mut ids {
         slot.truncate(per_size);
     }
     let process = super::process::start(bin, dir, &[]).await;
@@ -96,13 +96,16 @@ pub async fn spawn(bin: &str, dir: &Path, per_size: usize) -> Running {
     }
 }
 
-/// The live documents of size class `class`, read with a database opened
-/// for just this.
-async fn live_ids(url: &str, class: usize) -> Vec<(String, i64)> {
+/// The live documents of each size class, read with a database opened for
+/// just this.
+async fn live_ids(url: &str) -> [Vec<(String, i64)>; 3] {
     let mut config = Config::from_env();
     config.database_url = url.to_string();
     let db = Db::open(&config).await.expect("open the bench database");
-    let ids = ids_of(&db, class).await;
+    let mut ids: [Vec<(String, i64)>; 3] = Default::default();
+    for (class, slot) in ids.iter_mut().enumerate() {
+        *slot = ids_of(&db, class).await;
+    }
     db.close().await;
     ids
 }
