@@ -7,8 +7,10 @@ use clap::{Args, CommandFactory, Parser, ValueEnum};
 
 use crate::cidr::CidrList;
 
+mod sign_in;
 mod unknown;
 mod values;
+pub use sign_in::SignIn;
 pub use unknown::{UnknownSetting, unknown_settings, warn_about_unknown_settings};
 use values::{header_name, public_url};
 
@@ -258,10 +260,14 @@ pub struct Config {
     #[arg(long, global = true, env = "QUIRE_AUTH_GROUPS_HEADER", value_parser = header_name)]
     pub auth_groups_header: Option<String>,
 
-    /// The identity provider's group whose members are quire's administrators (unset:
-    /// administrators are chosen in quire).
+    /// The identity provider's group (from the proxy's header or the OpenID Connect
+    /// groups claim) whose members are quire's administrators (unset: administrators
+    /// are chosen in quire).
     #[arg(long, global = true, env = "QUIRE_AUTH_ADMIN_GROUP")]
     pub auth_admin_group: Option<String>,
+
+    #[command(flatten)]
+    pub sign_in: SignIn,
 }
 
 /// A bare parser so tests and tools can build a `Config` from defaults plus overrides.
@@ -353,7 +359,10 @@ impl Config {
             "auth_header" => self.auth_header.clone().unwrap_or_default(),
             "auth_groups_header" => self.auth_groups_header.clone().unwrap_or_default(),
             "auth_admin_group" => self.auth_admin_group.clone().unwrap_or_default(),
-            other => format!("<{other}>"),
+            other => self
+                .sign_in
+                .value_of(other)
+                .unwrap_or_else(|| format!("<{other}>")),
         }
     }
 }

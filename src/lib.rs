@@ -128,6 +128,12 @@ pub fn app(cfg: &mut ServiceConfig) {
                     .route(post().to(login::login)),
             ))
             .service(public(
+                resource("/login/oidc").route(get().to(crate::web::oidc::start)),
+            ))
+            .service(public(
+                resource("/login/oidc/callback").route(get().to(crate::web::oidc::callback)),
+            ))
+            .service(public(
                 resource("/signup")
                     .route(get().to(login::signup_form))
                     .route(post().to(login::signup)),
@@ -223,6 +229,7 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/account", get().to(account::account_show))
         .route("/account/password", post().to(account::password_change))
         .route("/account/name", post().to(account::name_change))
+        .route("/account/link-sign-in", post().to(crate::web::oidc::link))
         .route("/account/tokens", post().to(account::token_create))
         .route(
             "/account/tokens/{id}/revoke",

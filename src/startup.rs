@@ -139,7 +139,13 @@ fn serve(
     let max_connections = config.max_connections;
     let cap = config.max_doc_bytes;
     let cache = crate::web::cache::PageCache::new(db.changes.clone(), config.page_cache_mb << 20);
-    let state = web::Data::new(AppState { db, config, cache });
+    let oidc = crate::web::oidc::provider(&config)?;
+    let state = web::Data::new(AppState {
+        db,
+        config,
+        cache,
+        oidc,
+    });
     metrics::mark_start();
     let http_metrics = web::Data::new(HttpMetrics::default());
     let lag = web::Data::new(LagCache::default());

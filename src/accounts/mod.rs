@@ -4,6 +4,7 @@
 pub mod audit_log;
 pub mod invitations;
 pub mod manage;
+pub mod oidc;
 pub mod password;
 pub mod people;
 mod sessions;
@@ -14,7 +15,7 @@ pub mod tokens;
 pub use audit_log::Creator;
 pub use sessions::{
     Live, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, end_session, live_session, live_without_write,
-    session_key, session_user, session_user_with_document, start_session,
+    session_key, session_user, session_user_with_document, start_session, start_session_lasting,
 };
 
 use crate::db::Db;
@@ -39,6 +40,15 @@ pub enum AccountError {
     Busy,
     #[error("This account is disabled. An administrator can enable it again.")]
     Disabled,
+    /// Single sign-on named someone no account is linked to, and may not make one.
+    #[error(
+        "No quire account is linked to you yet. Ask an administrator, or sign in with \
+         your password and link this sign-in on your account page."
+    )]
+    NotLinked,
+    /// The provider's person is already linked to another account.
+    #[error("This sign-in is already linked to another quire account.")]
+    LinkedElsewhere,
     #[error(transparent)]
     Db(#[from] crate::db::Error),
     #[error("password hashing failed: {0}")]
@@ -165,4 +175,24 @@ pub async fn authenticate(
     };
     tx.commit().await?;
     result
+}
+
+/// Counts a sign-in that is not by password (single sign-on's answer coming
+/// back) before any of it is checked, under the same limits per address as
+/// passwords: a flood of forged answers is refused like a flood of guesses.
+pub async fn count_sign_in(db: &Db, kind: &str, address: &str) -> Result<(), AccountError> {
+    let mut tx = db.begin_write().await?;
+    let key = format!("{kind}:{address}");
+    throttle::count_attempt(&mut tx, &key, &format!("addr:{address}"), now_ms()).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A counted sign-in succeeded: it takes its count back.
+pub async fn forgive_sign_in(db: &Db, kind: &str, address: &str) -> Result<(), AccountError> {
+    let mut tx = db.begin_write().await?;
+    let key = format!("{kind}:{address}");
+    throttle::forgive(&mut tx, &key, &format!("addr:{address}"), now_ms()).await?;
+    tx.commit().await?;
+    Ok(())
 }

@@ -25,8 +25,28 @@ pub(super) fn token_hash(token: &str) -> Vec<u8> {
 
 pub async fn start_session(db: &Db, user: &User) -> Result<String, crate::db::Error> {
     let token = random_token();
+    let now = now_ms();
     let tx = db.begin_write().await?;
-    stored::insert(&*tx, &token_hash(&token), user.id, now_ms()).await?;
+    stored::insert(&*tx, &token_hash(&token), user.id, now, now).await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// A session that ends `life_ms` after it starts however much it is used, if
+/// that is sooner than `SESSION_ABSOLUTE_MS` (single sign-on's sessions end
+/// within the idle limit, so a change at the provider reaches quire then at the
+/// latest). One absolute limit is kept per row: a shorter life is stored as
+/// an earlier start.
+pub async fn start_session_lasting(
+    db: &Db,
+    user: &User,
+    life_ms: i64,
+) -> Result<String, crate::db::Error> {
+    let token = random_token();
+    let now = now_ms();
+    let start = now - (SESSION_ABSOLUTE_MS - life_ms.clamp(0, SESSION_ABSOLUTE_MS));
+    let tx = db.begin_write().await?;
+    stored::insert(&*tx, &token_hash(&token), user.id, start, now).await?;
     tx.commit().await?;
     Ok(token)
 }

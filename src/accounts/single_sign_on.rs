@@ -30,6 +30,8 @@ pub struct Identity<'a> {
     pub groups: Option<&'a [String]>,
     /// Whether the provider makes them an administrator, when it says.
     pub admin: Option<bool>,
+    /// Whether someone no account is linked to gets one made.
+    pub may_create: bool,
 }
 
 /// How the identity providers know `user`, in words for their account page.
@@ -42,6 +44,12 @@ pub async fn known_as(db: &Db, user: i64) -> Result<Vec<String>, crate::db::Erro
             _ => format!("{subject} at {issuer}"),
         })
         .collect())
+}
+
+/// Whether `user` is linked to a person at `issuer`.
+pub async fn is_linked(db: &Db, user: i64, issuer: &str) -> Result<bool, crate::db::Error> {
+    let known = identities::of_user(&db.read, user).await?;
+    Ok(known.iter().any(|(i, _)| i == issuer))
 }
 
 /// A user name quire accepts, made from what the provider calls the person:
@@ -95,6 +103,7 @@ pub async fn sign_in(db: &Db, who: &Identity<'_>) -> Result<User, AccountError> 
     let mut user = match identities::linked(&*tx, who.issuer, who.subject).await? {
         Some((_, Some(_))) => return Err(AccountError::Disabled),
         Some((user, None)) => user,
+        None if !who.may_create => return Err(AccountError::NotLinked),
         None => {
             let user = create(&tx, who, now).await?;
             let detail = format!("{}, by single sign-on ({})", user.username, who.issuer);
@@ -124,6 +133,22 @@ pub async fn sign_in(db: &Db, who: &Identity<'_>) -> Result<User, AccountError> 
     .await?;
     tx.commit().await?;
     Ok(user)
+}
+
+/// Links the provider's person to `user`, who proved their password (or is
+/// an administrator's choice): from now on that sign-in is theirs.
+pub async fn link(db: &Db, user: &User, issuer: &str, subject: &str) -> Result<(), AccountError> {
+    let tx = db.begin_write().await?;
+    match identities::linked(&*tx, issuer, subject).await? {
+        Some((linked, _)) if linked.id == user.id => return Ok(()),
+        Some(_) => return Err(AccountError::LinkedElsewhere),
+        None => {}
+    }
+    identities::link(&*tx, issuer, subject, user.id, now_ms()).await?;
+    let detail = format!("{}: linked to {subject} at {issuer}", user.username);
+    audit(&tx, Some(user.id), "user.linked", &detail).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 async fn create(

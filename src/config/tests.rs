@@ -74,6 +74,24 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
         ("--auth-header", "Remote-User", "Remote-User"),
         ("--auth-groups-header", "Remote-Groups", "Remote-Groups"),
         ("--auth-admin-group", "wiki-admins", "wiki-admins"),
+        (
+            "--oidc-issuer",
+            "https://sso.example.org/realms/team",
+            "https://sso.example.org/realms/team",
+        ),
+        ("--oidc-client-id", "quire", "quire"),
+        ("--oidc-client-secret", "s3cret-value", "(set)"),
+        (
+            "--oidc-client-secret-file",
+            "/run/secrets/oidc",
+            "/run/secrets/oidc",
+        ),
+        ("--oidc-name", "Keycloak", "Keycloak"),
+        ("--oidc-scopes", "openid email", "openid email"),
+        ("--oidc-username-claim", "email", "email"),
+        ("--oidc-groups-claim", "roles", "roles"),
+        ("--oidc-create-accounts", "false", "false"),
+        ("--password-sign-in", "false", "false"),
     ];
     // A switch takes no value.
     let args = given
@@ -146,4 +164,23 @@ fn the_metrics_token_never_prints() {
         .unwrap();
     assert_eq!(row[2], "(set)");
     assert!(!format!("{cfg:?}").contains("hunter2"));
+    let mut cfg = Config::from_env();
+    cfg.sign_in.oidc_client_secret = Some("hunter3-secret".parse().unwrap());
+    assert!(!format!("{cfg:?}").contains("hunter3"));
+    assert!(!format!("{:?}", cfg.table()).contains("hunter3"));
+}
+
+#[test]
+fn the_client_secret_comes_from_its_setting_or_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("secret");
+    std::fs::write(&file, "from-a-file\n").unwrap();
+    let mut s = Config::from_env().sign_in;
+    s.oidc_client_secret_file = Some(file);
+    assert_eq!(s.client_secret(), Ok(Some("from-a-file".into())));
+    s.oidc_client_secret = Some("given".parse().unwrap());
+    assert_eq!(s.client_secret(), Ok(Some("given".into())));
+    s.oidc_client_secret = None;
+    s.oidc_client_secret_file = Some(dir.path().join("missing"));
+    assert!(s.client_secret().unwrap_err().contains("missing"));
 }

@@ -32,6 +32,9 @@ struct SettingsPartial<'a> {
     files_size: String,
     /// How single sign-on knows the user, if it does.
     known_as: Vec<String>,
+    /// The OpenID Connect provider's name, when its sign-in can be linked here
+    /// (one is set, and this account is not linked to it yet).
+    link_to: Option<&'a str>,
 }
 
 pub fn account_error(e: AccountError) -> AppError {
@@ -59,6 +62,15 @@ async fn settings(
     let known_as = single_sign_on::known_as(&state.db, user.0.id)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
+    let link_to = match &state.oidc {
+        Some(p) => {
+            let linked = single_sign_on::is_linked(&state.db, user.0.id, &p.settings.issuer)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            (!linked).then_some(p.settings.name.as_str())
+        }
+        None => None,
+    };
     let tokens = rows
         .into_iter()
         .map(|t| TokenView {
@@ -78,6 +90,7 @@ async fn settings(
             new_token,
             files_size: crate::documents::human_size(usize::try_from(files).unwrap_or(0)),
             known_as,
+            link_to,
         },
     ))
 }

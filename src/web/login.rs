@@ -24,6 +24,35 @@ struct LoginPartial<'a> {
     signup: bool,
     /// No account exists yet: say how the first one is made.
     no_accounts: bool,
+    /// The password form is shown (local passwords are allowed).
+    passwords: bool,
+    /// The OpenID Connect provider's name, for its button, when one is set.
+    provider: Option<&'a str>,
+}
+
+impl<'a> LoginPartial<'a> {
+    fn new(state: &'a AppState, next: &'a str, error: Option<&'a str>) -> Self {
+        Self {
+            username: "",
+            next,
+            error,
+            signup: false,
+            no_accounts: false,
+            passwords: state.config.sign_in.password_sign_in,
+            provider: state.oidc.as_ref().map(|p| p.settings.name.as_str()),
+        }
+    }
+}
+
+/// The sign-in page with `error` shown (single sign-on's refusals use it: the
+/// provider's button starts again).
+pub(super) fn sign_in_page(
+    state: &AppState,
+    status: StatusCode,
+    next: &str,
+    error: Option<&str>,
+) -> HttpResponse {
+    respond::fragment(status, "Sign in", &LoginPartial::new(state, next, error))
 }
 
 #[derive(Deserialize)]
@@ -42,17 +71,11 @@ pub async fn login_form(
             .insert_header((header::LOCATION, next))
             .finish();
     }
-    respond::fragment(
-        StatusCode::OK,
-        "Sign in",
-        &LoginPartial {
-            username: "",
-            next: &next,
-            error: None,
-            signup: false,
-            no_accounts: no_accounts(&state).await,
-        },
-    )
+    let page = LoginPartial {
+        no_accounts: no_accounts(&state).await,
+        ..LoginPartial::new(&state, &next, None)
+    };
+    respond::fragment(StatusCode::OK, "Sign in", &page)
 }
 
 async fn no_accounts(state: &AppState) -> bool {
@@ -69,31 +92,18 @@ pub async fn login(
     let next = safe_next(form.get("next"));
     let address = super::client::address(&req, &state.config);
     let refused = |status: StatusCode, message: &str| {
-        respond::fragment(
-            status,
-            "Sign in",
-            &LoginPartial {
-                username,
-                next: &next,
-                error: Some(message),
-                signup: false,
-                no_accounts: false,
-            },
-        )
+        let page = LoginPartial {
+            username,
+            ..LoginPartial::new(&state, &next, Some(message))
+        };
+        respond::fragment(status, "Sign in", &page)
     };
+    if !state.config.sign_in.password_sign_in {
+        let message = "Password sign-in is off here: use the single sign-on button.";
+        return Ok(refused(StatusCode::FORBIDDEN, message));
+    }
     match accounts::authenticate(&state.db, username, password, &address).await {
-        Ok(user) => {
-            let token = accounts::start_session(&state.db, &user)
-                .await
-                .map_err(|e| AppError::Internal(e.into()))?;
-            let secure = super::client::cookies_secure(&req, &state.config);
-            let mut res = HttpResponse::SeeOther()
-                .insert_header((header::LOCATION, next.clone()))
-                .finish();
-            res.add_cookie(&auth::cookie(SESSION_COOKIE, token, secure))
-                .map_err(|e| AppError::Internal(e.into()))?;
-            Ok(res)
-        }
+        Ok(user) => signed_in(&req, &state, &user, &next).await,
         Err(e @ AccountError::WrongCredentials) => {
             Ok(refused(StatusCode::UNAUTHORIZED, &e.to_string()))
         }
@@ -114,6 +124,29 @@ pub(super) async fn signed_in(
     let token = accounts::start_session(&state.db, user)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
+    with_session(req, state, token, next)
+}
+
+/// `signed_in` with a session that ends `life_ms` after it starts at the latest.
+pub(super) async fn signed_in_lasting(
+    req: &HttpRequest,
+    state: &AppState,
+    user: &User,
+    next: &str,
+    life_ms: i64,
+) -> Result<HttpResponse, AppError> {
+    let token = accounts::start_session_lasting(&state.db, user, life_ms)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    with_session(req, state, token, next)
+}
+
+fn with_session(
+    req: &HttpRequest,
+    state: &AppState,
+    token: String,
+    next: &str,
+) -> Result<HttpResponse, AppError> {
     let secure = super::client::cookies_secure(req, &state.config);
     let mut res = HttpResponse::SeeOther()
         .insert_header((header::LOCATION, next.to_owned()))
@@ -123,19 +156,21 @@ pub(super) async fn signed_in(
     Ok(res)
 }
 
+/// Whether `/signup` makes accounts: asked for, and passwords allowed.
+fn signup_open(state: &AppState) -> bool {
+    state.config.signup && state.config.sign_in.password_sign_in
+}
+
 pub async fn signup_form(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    if !state.config.signup {
+    if !signup_open(&state) {
         return Err(AppError::NotFound);
     }
     Ok(respond::fragment(
         StatusCode::OK,
         "Create an account",
         &LoginPartial {
-            username: "",
-            next: "/",
-            error: None,
             signup: true,
-            no_accounts: false,
+            ..LoginPartial::new(&state, "/", None)
         },
     ))
 }
@@ -145,7 +180,7 @@ pub async fn signup(
     state: web::Data<AppState>,
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
-    if !state.config.signup {
+    if !signup_open(&state) {
         return Err(AppError::NotFound);
     }
     let username = form.get("username").unwrap_or_default();
@@ -157,10 +192,8 @@ pub async fn signup(
             "Create an account",
             &LoginPartial {
                 username,
-                next: "/",
-                error: Some(&e.to_string()),
                 signup: true,
-                no_accounts: false,
+                ..LoginPartial::new(&state, "/", Some(&e.to_string()))
             },
         )),
         Err(e) => Err(AppError::Internal(anyhow::anyhow!(e))),
@@ -179,11 +212,24 @@ pub async fn logout(
     }
     let mut gone = auth::cookie(SESSION_COOKIE, String::new(), false);
     gone.set_max_age(CookieDuration::ZERO);
+    let here = format!("/login?m={}", Message::SignedOut.code());
+    let to = match (&state.oidc, &user) {
+        // Someone who signs in at the provider signs out there too, and comes back.
+        (Some(provider), Some(user)) => {
+            let issuer = provider.settings.issuer.as_str();
+            let linked = crate::accounts::single_sign_on::is_linked(&state.db, user.id, issuer)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            let back = format!("{}/login", super::client::public_base(&req, &state.config));
+            match linked {
+                true => provider.end_session_url(&back).await.unwrap_or(here),
+                false => here,
+            }
+        }
+        _ => here,
+    };
     let mut res = HttpResponse::SeeOther()
-        .insert_header((
-            header::LOCATION,
-            format!("/login?m={}", Message::SignedOut.code()),
-        ))
+        .insert_header((header::LOCATION, to))
         .finish();
     res.add_cookie(&gone)
         .map_err(|e| AppError::Internal(e.into()))?;

@@ -39,6 +39,7 @@ pub mod middleware;
 pub mod moves;
 pub mod multipart;
 pub mod new_drafts;
+pub mod oidc;
 pub mod params;
 mod place_fields;
 pub mod preview;
@@ -68,6 +69,8 @@ pub struct AppState {
     pub config: Config,
     /// What page views read, kept exact by the database's change counter.
     pub cache: cache::PageCache,
+    /// The OpenID Connect provider people sign in with, when one is set.
+    pub oidc: Option<std::sync::Arc<crate::accounts::oidc::Provider>>,
 }
 
 /// Where a successful form post goes next. A plain form gets a 303 to the page

@@ -11,6 +11,8 @@ use tempfile::TempDir;
 
 #[path = "helpers/command.rs"]
 mod command;
+#[path = "helpers/idp.rs"]
+pub mod idp;
 #[path = "helpers/postgres.rs"]
 mod postgres;
 pub use command::{quire, run_quire};
@@ -81,7 +83,10 @@ pub async fn start(config: Config, dir: TempDir) -> TestApp {
         Ok(_) | Err(AccountError::Taken) => {}
         Err(e) => panic!("creating the test admin: {e}"),
     }
-    let (client, csrf) = sign_in(&address, "alice", PASSWORD).await;
+    let (client, csrf) = match config.sign_in.password_sign_in {
+        true => sign_in(&address, "alice", PASSWORD).await,
+        false => anonymous(&address).await,
+    };
     TestApp {
         address,
         client,
@@ -107,8 +112,10 @@ pub fn new_client() -> reqwest::Client {
 
 /// The CSRF token a page carries in its forms.
 pub fn csrf_of(html: &str) -> String {
-    html.split(r#"name="csrf" value=""#)
-        .nth(1)
+    // A form's field, else the one htmx sends (a page without a form has it).
+    [r#"name="csrf" value=""#, r#""X-CSRF-Token": ""#]
+        .iter()
+        .find_map(|start| html.split(start).nth(1))
         .and_then(|rest| rest.split('"').next())
         .expect("the page has a CSRF field")
         .to_owned()

@@ -28,6 +28,8 @@ mod listing;
 mod merge;
 mod metrics;
 mod new_drafts;
+mod oidc;
+mod oidc_attacks;
 mod ownership;
 mod page_cache;
 mod people;

@@ -34,12 +34,13 @@ pub async fn insert(
     conn: &impl Conn,
     token_hash: &[u8],
     user_id: i64,
+    created_at: i64,
     now: i64,
 ) -> Result<(), crate::db::Error> {
     let row = session_rows::ActiveModel {
         token_hash: Set(token_hash.to_vec()),
         user_id: Set(user_id),
-        created_at: Set(now),
+        created_at: Set(created_at),
         last_seen: Set(now),
     };
     session_rows::Entity::insert(row)

@@ -155,6 +155,7 @@ async fn sign_in(state: &AppState, subject: &str, groups: Option<&str>) -> Resul
         name: subject,
         groups: groups.as_deref(),
         admin,
+        may_create: true,
     };
     single_sign_on::sign_in(&state.db, &who)
         .await
