@@ -18,7 +18,7 @@ for arg in "$@"; do
   esac
 done
 if [ "${#files[@]}" -eq 0 ]; then
-  files=(flows.test.js first_day.test.js drafts.test.js failures.test.js nojs.test.js writing.test.js rendering.test.js teams.test.js a11y.test.js screenshots.test.js)
+  files=(flows.test.js sign_in.test.js first_day.test.js drafts.test.js failures.test.js nojs.test.js writing.test.js rendering.test.js teams.test.js a11y.test.js screenshots.test.js)
 fi
 
 as_root() {
@@ -38,14 +38,8 @@ if [ "$node_major" -lt 20 ] || ! command -v npm >/dev/null 2>&1; then
   exit 1
 fi
 
-# npm ci again only when the lock file changed since the last install.
-lock_sum=$(sha256sum tests/browser/package-lock.json | cut -d' ' -f1)
-stamp=tests/browser/node_modules/.quire-lock-sha256
-if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]; then
-  echo "== npm ci (tests/browser)"
-  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
-  echo "$lock_sum" >"$stamp"
-fi
+./scripts/npm-install.sh tests/browser
+./scripts/npm-install.sh tests/oidc
 
 echo "== building quire"
 cargo build --locked --quiet
@@ -55,11 +49,14 @@ quire="$target_dir/debug/quire"
 
 work=$(mktemp -d)
 server_pid=
+idp_pid=
 cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  for pid in "$server_pid" "$idp_pid"; do
+    if [ -n "$pid" ]; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -67,22 +64,46 @@ trap cleanup EXIT
 # A small document cap, so the oversize-paste test sends kilobytes, not megabytes.
 export QUIRE_DATABASE_URL="sqlite://$work/quire.db"
 export QUIRE_MAX_DOC_BYTES=16384
-export QUIRE_BIND=127.0.0.1:0
+# The port is chosen first: the OpenID provider must know quire's address.
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+export QUIRE_BIND="127.0.0.1:$port"
 export QUIRE_WORKERS=2
 export QUIRE_LOG="error,quire::startup=info"
 password="browser-test-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 printf '%s\n' "$password" | "$quire" user add admin --admin --password-stdin >/dev/null
 
+# A real OpenID provider (tests/oidc) with one person, for the single sign-on test.
+oidc_password="oidc-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+printf '{"erin": {"sub": "s-erin", "password": "%s", "email": "erin@example.org", "email_verified": true, "name": "Erin", "groups": ["eng"]}}' \
+  "$oidc_password" >"$work/people.json"
+OIDC_PORT=0 OIDC_CLIENT_ID=quire OIDC_CLIENT_SECRET="secret-$oidc_password" \
+  OIDC_REDIRECT_URI="http://127.0.0.1:$port/login/oidc/callback" \
+  OIDC_POST_LOGOUT_URI="http://127.0.0.1:$port/login" OIDC_ACCOUNTS="$work/people.json" \
+  node tests/oidc/provider.js >"$work/idp.log" 2>&1 &
+idp_pid=$!
+issuer=
+for _ in $(seq 100); do
+  issuer=$(sed -n 's/^listening //p' "$work/idp.log" | head -n1)
+  [ -n "$issuer" ] && break
+  sleep 0.1
+done
+if [ -z "$issuer" ]; then
+  echo "the test OpenID provider did not start; its log:" >&2
+  cat "$work/idp.log" >&2
+  exit 1
+fi
+export QUIRE_OIDC_ISSUER="$issuer" QUIRE_OIDC_CLIENT_ID=quire \
+  QUIRE_OIDC_CLIENT_SECRET="secret-$oidc_password" QUIRE_OIDC_NAME="Test Provider"
+
 "$quire" serve >"$work/serve.log" 2>&1 &
 server_pid=$!
-port=
 for _ in $(seq 300); do
-  port=$(sed -n 's/.*quire is ready port=\([0-9]*\).*/\1/p' "$work/serve.log" | head -n1)
-  [ -n "$port" ] && break
+  ready=$(sed -n 's/.*quire is ready port=\([0-9]*\).*/\1/p' "$work/serve.log" | head -n1)
+  [ -n "$ready" ] && break
   if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
   sleep 0.1
 done
-if [ -z "$port" ]; then
+if [ -z "$ready" ]; then
   echo "quire did not start; its log:" >&2
   cat "$work/serve.log" >&2
   exit 1
@@ -98,6 +119,7 @@ status=0
     QUIRE_TEST_ADMIN=admin \
     QUIRE_TEST_PASSWORD="$password" \
     QUIRE_TEST_MAX_DOC_BYTES="$QUIRE_MAX_DOC_BYTES" \
+    QUIRE_TEST_OIDC_LOGIN=erin QUIRE_TEST_OIDC_PASSWORD="$oidc_password" \
     QUIRE_SCREENSHOTS="$shots" \
     node --test --test-concurrency=1 --test-timeout=120000 "${files[@]}"
 ) || status=$?

@@ -45,12 +45,7 @@ if ! command -v node >/dev/null 2>&1; then
   echo "the single sign-on tests need Node.js (node and npm) on PATH" >&2
   exit 1
 fi
-oidc_lock="$(sha256sum tests/oidc/package-lock.json | cut -d' ' -f1)"
-if [ "$(cat tests/oidc/node_modules/.quire-lock 2>/dev/null)" != "$oidc_lock" ]; then
-  say "installing the test OpenID provider into tests/oidc/node_modules"
-  npm ci --prefix tests/oidc --no-audit --no-fund --silent
-  echo "$oidc_lock" > tests/oidc/node_modules/.quire-lock
-fi
+./scripts/npm-install.sh tests/oidc
 
 # PostgreSQL for the second backend's run (started here if it is not running).
 say "postgresql"
