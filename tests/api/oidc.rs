@@ -4,11 +4,11 @@
 //! account by its password, signing out at the provider, and the attacks a
 //! relying party must refuse.
 
-use quire::teams::{Manager, Role};
+use quire::teams::Role;
 use reqwest::{StatusCode, header};
 
 use crate::helpers::idp::{sign_in_with_provider, through_provider, with_provider};
-use crate::helpers::{PASSWORD, TestApp, csrf_of, new_client};
+use crate::helpers::{ALICE, PASSWORD, TestApp, csrf_of, new_client, ops_space};
 
 /// The page at `path` for `browser`: status and text.
 async fn page(app: &TestApp, browser: &reqwest::Client, path: &str) -> (StatusCode, String) {
@@ -31,31 +31,14 @@ fn location(res: &reqwest::Response) -> &str {
         .unwrap_or_default()
 }
 
-/// A space only the group `eng` reads, holding one document of alice's.
+/// A space only the group `eng` reads (a group made in quire, which the
+/// provider's takes over), holding one document of alice's.
 async fn eng_space(app: &TestApp) {
-    let alice = Manager {
-        user_id: 1,
-        name: "alice",
-        is_admin: true,
-    };
-    let ops = quire::teams::spaces::create(&app.db, alice, "Ops", None)
-        .await
-        .expect("space");
-    let made = app
-        .post_form(
-            "/docs",
-            &[
-                ("title", "Runbook"),
-                ("body", "restart it"),
-                ("space", &ops.to_string()),
-            ],
-        )
-        .await;
-    assert_eq!(made.status(), StatusCode::SEE_OTHER);
-    quire::teams::groups::create(&app.db, alice, "eng")
+    let ops = ops_space(app).await;
+    quire::teams::groups::create(&app.db, ALICE, "eng")
         .await
         .expect("the group eng");
-    quire::teams::spaces::put_member(&app.db, alice, ops, "eng", Role::Read)
+    quire::teams::spaces::put_member(&app.db, ALICE, ops, "eng", Role::Read)
         .await
         .expect("eng reads Ops");
 }

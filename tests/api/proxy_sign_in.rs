@@ -6,7 +6,7 @@
 use quire::teams::{Manager, Role};
 use reqwest::StatusCode;
 
-use crate::helpers::{PASSWORD, TestApp, new_client, spawn_with};
+use crate::helpers::{ALICE, PASSWORD, TestApp, new_client, ops_space, spawn_with};
 
 async fn proxied(trusted: &str) -> TestApp {
     let trusted = trusted.to_owned();
@@ -44,29 +44,11 @@ fn signed_in_as(page: &str, name: &str) -> bool {
 
 /// A space only the group `eng` reads, holding one document of alice's.
 async fn eng_space(app: &TestApp) {
-    let alice = Manager {
-        user_id: 1,
-        name: "alice",
-        is_admin: true,
-    };
-    let ops = quire::teams::spaces::create(&app.db, alice, "Ops", None)
-        .await
-        .expect("space");
-    let made = app
-        .post_form(
-            "/docs",
-            &[
-                ("title", "Runbook"),
-                ("body", "restart it"),
-                ("space", &ops.to_string()),
-            ],
-        )
-        .await;
-    assert_eq!(made.status(), StatusCode::SEE_OTHER);
+    let ops = ops_space(app).await;
     // The group comes from the provider at carol's first sign-in.
     let browser = new_client();
     as_proxy(app, &browser, "/", "carol", "eng").await;
-    quire::teams::spaces::put_member(&app.db, alice, ops, "eng", Role::Read)
+    quire::teams::spaces::put_member(&app.db, ALICE, ops, "eng", Role::Read)
         .await
         .expect("eng reads Ops");
 }
