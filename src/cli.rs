@@ -9,6 +9,9 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::startup::Application;
 
+mod user;
+pub use user::UserCommand;
+
 #[derive(Parser)]
 #[command(name = "quire", version, about = "A self-hosted document web app")]
 pub struct Cli {
@@ -148,38 +151,6 @@ pub enum Command {
     Config,
 }
 
-#[derive(Subcommand)]
-pub enum UserCommand {
-    /// Create an account. The password is asked for at the prompt, or read from
-    /// standard input with --password-stdin (for scripts).
-    Add {
-        name: String,
-        /// Make the account an administrator.
-        #[arg(long)]
-        admin: bool,
-        /// Read the password from the first line of standard input.
-        #[arg(long)]
-        password_stdin: bool,
-    },
-}
-
-fn read_password(from_stdin: bool) -> anyhow::Result<String> {
-    use std::io::{BufRead, IsTerminal};
-    let stdin = std::io::stdin();
-    if from_stdin || !stdin.is_terminal() {
-        let mut line = String::new();
-        stdin
-            .lock()
-            .read_line(&mut line)
-            .context("reading the password")?;
-        return Ok(line.trim_end_matches(['\n', '\r']).to_owned());
-    }
-    let first = rpassword::prompt_password("Password: ").context("reading the password")?;
-    let again = rpassword::prompt_password("Password again: ").context("reading the password")?;
-    anyhow::ensure!(first == again, "the two passwords differ");
-    Ok(first)
-}
-
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve => {
@@ -240,24 +211,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("{}/join/{token}", crate::teams::cli::base_url(&cli.config));
             Ok(())
         }
-        Command::User(UserCommand::Add {
-            name,
-            admin,
-            password_stdin,
-        }) => {
-            let password = read_password(password_stdin)?;
-            let db = Db::open(&cli.config).await?;
-            let created = crate::accounts::create_user(&db, &name, &password, admin).await;
-            db.close().await;
-            let user = created.map_err(|e| anyhow::anyhow!("{e}"))?;
-            let role = if user.is_admin {
-                "administrator"
-            } else {
-                "user"
-            };
-            println!("created {role} {}", user.username);
-            Ok(())
-        }
+        Command::User(command) => user::run(command, &cli.config).await,
         Command::Backup { file } => {
             let db = cli.config.sqlite_path().map_err(anyhow::Error::msg)?;
             anyhow::ensure!(db.exists(), "there is no database at {}", db.display());

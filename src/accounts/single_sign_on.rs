@@ -138,17 +138,47 @@ pub async fn sign_in(db: &Db, who: &Identity<'_>) -> Result<User, AccountError> 
 /// Links the provider's person to `user`, who proved their password (or is
 /// an administrator's choice): from now on that sign-in is theirs.
 pub async fn link(db: &Db, user: &User, issuer: &str, subject: &str) -> Result<(), AccountError> {
+    link_id(db, (user.id, &user.username), issuer, subject).await
+}
+
+async fn link_id(
+    db: &Db,
+    (id, name): (i64, &str),
+    issuer: &str,
+    subject: &str,
+) -> Result<(), AccountError> {
     let tx = db.begin_write().await?;
     match identities::linked(&*tx, issuer, subject).await? {
-        Some((linked, _)) if linked.id == user.id => return Ok(()),
+        Some((linked, _)) if linked.id == id => return Ok(()),
         Some(_) => return Err(AccountError::LinkedElsewhere),
         None => {}
     }
-    identities::link(&*tx, issuer, subject, user.id, now_ms()).await?;
-    let detail = format!("{}: linked to {subject} at {issuer}", user.username);
-    audit(&tx, Some(user.id), "user.linked", &detail).await?;
+    identities::link(&*tx, issuer, subject, id, now_ms()).await?;
+    let detail = format!("{name}: linked to {subject} at {issuer}");
+    audit(&tx, Some(id), "user.linked", &detail).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// `link` for the account called `name` (the command line's: an
+/// administrator's word).
+pub async fn link_by_name(
+    db: &Db,
+    name: &str,
+    issuer: &str,
+    subject: &str,
+) -> Result<(), AccountError> {
+    let Some(id) = stored::id_by_name(&db.read, name.trim()).await? else {
+        return Err(AccountError::Invalid(format!(
+            "There is no account called {name}."
+        )));
+    };
+    if subject.trim().is_empty() || subject.len() > 256 {
+        return Err(AccountError::Invalid(
+            "A subject is 1 to 256 bytes, as the provider gives it.".into(),
+        ));
+    }
+    link_id(db, (id, name.trim()), issuer, subject).await
 }
 
 async fn create(

@@ -97,7 +97,7 @@ async fn a_name_already_taken_gets_a_free_variant_and_an_unchecked_email_links_n
 
 #[tokio::test]
 async fn without_account_creation_only_linked_people_get_in() {
-    let (app, _idp) = with_provider(|c| c.sign_in.oidc_create_accounts = false).await;
+    let (app, idp) = with_provider(|c| c.sign_in.oidc_create_accounts = false).await;
     let browser = new_client();
     let res = sign_in_with_provider(&app, &browser, "dave").await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
@@ -105,6 +105,37 @@ async fn without_account_creation_only_linked_people_get_in() {
     assert!(text.contains("No quire account is linked to you"), "{text}");
     let (status, _) = page(&app, &browser, "/").await;
     assert_eq!(status, StatusCode::SEE_OTHER, "not signed in");
+
+    // An administrator links dave's local account to the provider's dave.
+    quire::accounts::create_user(&app.db, "dave", PASSWORD, false)
+        .await
+        .expect("dave");
+    let url = app.config.database_url.clone();
+    let link = [
+        "user",
+        "link",
+        "dave",
+        "--subject",
+        "s-dave",
+        "--issuer",
+        &idp.issuer,
+    ];
+    let said = crate::helpers::quire(&url, &link).await;
+    assert!(said.contains("linked dave to s-dave"), "{said}");
+    let nobody = [
+        "user",
+        "link",
+        "nobody",
+        "--subject",
+        "x",
+        "--issuer",
+        &idp.issuer,
+    ];
+    let nobody = crate::helpers::run_quire(&url, &nobody).await;
+    let why = String::from_utf8_lossy(&nobody.stderr);
+    assert!(why.contains("no account called nobody"), "{why}");
+    let res = sign_in_with_provider(&app, &new_client(), "dave").await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER, "linked: in");
 }
 
 #[tokio::test]
