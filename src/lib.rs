@@ -225,6 +225,11 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/trash", get().to(trash::trash_list))
         .route("/trash/empty", post().to(trash::trash_empty))
         .route("/folders/rename", post().to(folders::folder_rename))
+        .service(
+            resource("/folders/move")
+                .route(get().to(crate::web::folder_moves::folder_move_form))
+                .route(post().to(crate::web::folder_moves::folder_move_apply)),
+        )
         .route("/logout", post().to(login::logout))
         .route("/account", get().to(account::account_show))
         .route("/account/password", post().to(account::password_change))

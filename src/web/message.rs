@@ -35,13 +35,14 @@ pub enum Message {
     MembersSaved,
     GroupSaved,
     DocumentMoved,
+    FolderMoved,
     Welcome,
     PasswordSet,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 31] = [
+    pub const ALL: [Self; 32] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -71,6 +72,7 @@ impl Message {
         Self::MembersSaved,
         Self::GroupSaved,
         Self::DocumentMoved,
+        Self::FolderMoved,
         Self::Welcome,
         Self::PasswordSet,
     ];
@@ -143,6 +145,10 @@ impl Message {
             Self::MembersSaved => ("members-saved", "Members saved."),
             Self::GroupSaved => ("group-saved", "Group saved."),
             Self::DocumentMoved => ("document-moved", "Moved: who can read it changed as shown."),
+            Self::FolderMoved => (
+                "folder-moved",
+                "Folder moved: who can read its documents changed as shown.",
+            ),
             Self::Welcome => ("welcome", "Welcome to quire: your account is ready."),
             Self::PasswordSet => ("password-set", "Your new password is set; sign in with it."),
         }

@@ -11,6 +11,7 @@ mod drafts;
 mod drafts_access;
 mod faults;
 mod flash;
+mod folder_moves;
 mod folder_search;
 mod folders_tags;
 mod groups_api;

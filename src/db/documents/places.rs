@@ -63,6 +63,27 @@ pub fn has_tag(tag: &str) -> String {
     format!("EXISTS (SELECT 1 FROM document_tags AS t WHERE t.tag = {tag} AND t.doc_seq = d.seq)")
 }
 
+/// The ids of the live documents in `folder` or a folder under it (`under`
+/// is `folder/`) that `viewer` may read, oldest first.
+pub async fn readable_in(
+    ex: &impl Conn,
+    viewer: Option<i64>,
+    (folder, under): (&str, &str),
+) -> Result<Vec<String>, crate::db::Error> {
+    crate::db::query_scalar(format!(
+        "SELECT id FROM documents
+         WHERE deleted_at IS NULL AND {} AND {} >= 1
+         ORDER BY seq",
+        in_folder("folder", "$2", "$3"),
+        access::level("$1")
+    ))
+    .bind(viewer)
+    .bind(folder)
+    .bind(under)
+    .fetch_all(ex)
+    .await
+}
+
 /// A live document in `folder` or a folder under it (`under` is `folder/`)
 /// that `viewer` may edit: its seq, version and folder.
 pub async fn editable_in(
