@@ -109,6 +109,41 @@ test('moving a document says who gains access before it moves', async () => {
   await ctx.close();
 });
 
+test('without JavaScript a whole folder moves to another space after the page counts it', async () => {
+  const ctx = await newContext(browser, { javaScriptEnabled: false });
+  const page = await ctx.newPage();
+  await signIn(page);
+  const folder = `Garden${process.pid}`;
+  for (const [title, place] of [[unique('Beds'), folder], [unique('Seeds'), `${folder}/Spring`]]) {
+    await page.goto('/new');
+    await page.getByLabel('Title').fill(title);
+    await editorBody(page).fill('Notes.');
+    await page.getByLabel('Folder').fill(place);
+    await page.getByLabel('Space').selectOption({ label: 'Personal (only you)' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  }
+  await page.goto(`/?folder=${encodeURIComponent(folder)}`);
+  await page.getByText('Rename or move this folder').click();
+  await page.getByRole('link', { name: 'Move this folder to another space…' }).click();
+  await page.getByLabel('Move to').selectOption({ label: 'Team' });
+  await page.getByRole('button', { name: 'See who gains and loses access' }).click();
+  const plan = page.locator('.move-plan');
+  await plan.waitFor();
+  assert.match(await plan.innerText(), /2 documents move\./);
+  const shots = process.env.QUIRE_SCREENSHOTS;
+  if (shots) {
+    await page.screenshot({ path: `${shots}/folder-move-desktop-light.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${shots}/folder-move-phone-dark.png`, fullPage: true });
+  }
+  await page.getByRole('button', { name: 'Move the folder' }).click();
+  await banner(page, 'Folder moved').waitFor();
+  assert.match(await page.locator('p.meta.total').innerText(), /^2 documents in /);
+  await ctx.close();
+});
+
 for (const javaScriptEnabled of [true, false]) {
   const how = javaScriptEnabled ? 'with JavaScript' : 'without JavaScript';
   test(`${how}: search narrows to one space`, async () => {
