@@ -40,6 +40,13 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
+    try_spawn_with(adjust)
+        .await
+        .unwrap_or_else(|e| panic!("the app starts: {e:?}"))
+}
+
+/// `spawn_with`, or why quire did not start (a port taken meanwhile, say).
+pub async fn try_spawn_with(adjust: impl FnOnce(&mut Config)) -> anyhow::Result<TestApp> {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut config = Config::from_env();
     config.bind = "127.0.0.1:0".into();
@@ -49,7 +56,7 @@ pub async fn spawn_with(adjust: impl FnOnce(&mut Config)) -> TestApp {
     };
     config.workers = 2;
     adjust(&mut config);
-    start(config, dir).await
+    try_start(config, dir).await
 }
 
 /// A new API token made on the account page by a signed-in `client`.
@@ -67,14 +74,18 @@ pub async fn api_token(address: &str, client: &reqwest::Client, csrf: &str) -> S
 
 /// Starts a server over an existing folder (to test what survives a restart).
 pub async fn start(config: Config, dir: TempDir) -> TestApp {
+    try_start(config, dir)
+        .await
+        .unwrap_or_else(|e| panic!("the app starts: {e:?}"))
+}
+
+async fn try_start(config: Config, dir: TempDir) -> anyhow::Result<TestApp> {
     // The server's warnings and errors, shown with a failing test's output.
     let _ = tracing_subscriber::fmt()
         .with_test_writer()
         .with_env_filter("warn")
         .try_init();
-    let app = Application::build(config.clone())
-        .await
-        .expect("the app starts");
+    let app = Application::build(config.clone()).await?;
     let address = format!("http://127.0.0.1:{}", app.port());
     let db = app.db();
     let server = app.stopper();
@@ -87,7 +98,7 @@ pub async fn start(config: Config, dir: TempDir) -> TestApp {
         true => sign_in(&address, "alice", PASSWORD).await,
         false => anonymous(&address).await,
     };
-    TestApp {
+    Ok(TestApp {
         address,
         client,
         csrf,
@@ -96,7 +107,7 @@ pub async fn start(config: Config, dir: TempDir) -> TestApp {
         db,
         server,
         running,
-    }
+    })
 }
 
 pub fn new_client() -> reqwest::Client {

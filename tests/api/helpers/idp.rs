@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use reqwest::{Response, StatusCode, header};
 use serde_json::{Value, json};
 
-use super::{TestApp, spawn_with};
+use super::{TestApp, try_spawn_with};
 
 pub const CLIENT_ID: &str = "quire";
 const CLIENT_SECRET: &str = "a-client-secret-for-tests";
@@ -117,21 +117,30 @@ fn free_port() -> u16 {
 }
 
 /// quire signing people in at a real provider, changed by `adjust` too.
-pub async fn with_provider(adjust: impl FnOnce(&mut quire::config::Config)) -> (TestApp, Idp) {
-    let port = free_port();
-    let idp = Idp::start(&format!("http://127.0.0.1:{port}"));
-    let issuer = idp.issuer.clone();
-    let app = spawn_with(move |c| {
-        c.bind = format!("127.0.0.1:{port}");
-        c.sign_in.oidc_issuer = Some(issuer);
-        c.sign_in.oidc_client_id = Some(CLIENT_ID.into());
-        c.sign_in.oidc_client_secret = Some(CLIENT_SECRET.parse().unwrap());
-        c.sign_in.oidc_name = "Test Provider".into();
-        c.auth_admin_group = Some("wiki-admins".into());
-        adjust(c);
-    })
-    .await;
-    (app, idp)
+/// quire's port is chosen before it starts (the provider must know it), so
+/// another test may take it meanwhile: then both start again on new ports.
+pub async fn with_provider(adjust: impl Fn(&mut quire::config::Config)) -> (TestApp, Idp) {
+    let mut last = None;
+    for _ in 0..5 {
+        let port = free_port();
+        let idp = Idp::start(&format!("http://127.0.0.1:{port}"));
+        let issuer = idp.issuer.clone();
+        let started = try_spawn_with(|c| {
+            c.bind = format!("127.0.0.1:{port}");
+            c.sign_in.oidc_issuer = Some(issuer);
+            c.sign_in.oidc_client_id = Some(CLIENT_ID.into());
+            c.sign_in.oidc_client_secret = Some(CLIENT_SECRET.parse().unwrap());
+            c.sign_in.oidc_name = "Test Provider".into();
+            c.auth_admin_group = Some("wiki-admins".into());
+            adjust(c);
+        })
+        .await;
+        match started {
+            Ok(app) => return (app, idp),
+            Err(e) => last = Some(e),
+        }
+    }
+    panic!("quire did not start beside the provider: {last:?}");
 }
 
 fn location_of(res: &Response, base: &str) -> String {
