@@ -137,6 +137,18 @@ async fn folders_and_chosen(app: &TestApp, shown: &mut Shown) {
             post("/folders/rename", &[("from", "Kitchen"), ("to", "Pantry")]),
         )
         .await;
+    let team = quire::teams::spaces::id_by_name(&app.db, "Team")
+        .await
+        .unwrap()
+        .expect("the team space")
+        .to_string();
+    shown
+        .compare(
+            app,
+            post("/folders/move", &[("folder", "Yard"), ("to", &team)]),
+            post("/folders/move", &[("folder", "Pantry"), ("to", &team)]),
+        )
+        .await;
 
     for (action, field, value) in [
         ("move", "folder", "Chosen"),
