@@ -22,10 +22,9 @@ use super::{api, api_attachments, api_groups, api_places, api_spaces};
         title = "quire",
         description = "The JSON API of a quire server, for scripts and integrations. \
             Authenticate with `Authorization: Bearer qt_...`, a token made on the account \
-            page; it acts as its user, with that user's access. Accounts that sign in by \
-            single sign-on (OpenID Connect or a proxy's header) make and use tokens the same \
-            way, and a token keeps working when local passwords are off; their groups, and \
-            so the token's access, follow the provider at each sign-in. Versions travel in `ETag` \
+            page; it acts as its user, with that user's access (single sign-on's groups \
+            included, as of the last sign-in), also when local passwords are off. \
+            Versions travel in `ETag` \
             and come back in `If-Match`: a save over a version that is no longer current \
             is refused with 412 and changes nothing.",
     ),

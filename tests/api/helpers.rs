@@ -13,6 +13,9 @@ use tempfile::TempDir;
 mod command;
 #[path = "helpers/idp.rs"]
 pub mod idp;
+#[path = "helpers/teams.rs"]
+mod teams;
+pub use teams::{ALICE, ops_space};
 #[path = "helpers/postgres.rs"]
 mod postgres;
 pub use command::{quire, run_quire};
@@ -412,31 +415,4 @@ pub async fn someone_elses_private_document(
         .unwrap();
     assert!(res.status().is_success() || res.status().is_redirection());
     (client, csrf, id)
-}
-
-/// The test admin, as the team functions take a manager.
-pub const ALICE: quire::teams::Manager<'static> = quire::teams::Manager {
-    user_id: 1,
-    name: "alice",
-    is_admin: true,
-};
-
-/// A space `Ops` holding one document of alice's, `Runbook`; its id. Tests
-/// then say who reads it (a group the identity provider keeps, say).
-pub async fn ops_space(app: &TestApp) -> i64 {
-    let ops = quire::teams::spaces::create(&app.db, ALICE, "Ops", None)
-        .await
-        .expect("space");
-    let made = app
-        .post_form(
-            "/docs",
-            &[
-                ("title", "Runbook"),
-                ("body", "restart it"),
-                ("space", &ops.to_string()),
-            ],
-        )
-        .await;
-    assert_eq!(made.status(), StatusCode::SEE_OTHER);
-    ops
 }
