@@ -54,6 +54,7 @@ pub const STEPS: &[Step] = &[
     step!("0019_spaces"),
     step!("0020_search_merges"),
     step!("0021_identities"),
+    step!("0022_notices"),
 ];
 
 pub struct Migrator;

@@ -8,6 +8,7 @@ pub mod config;
 pub mod db;
 pub mod documents;
 pub mod metrics;
+pub mod notices;
 pub mod ops;
 pub mod pack;
 pub mod progress;
@@ -214,6 +215,11 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/d/{id}/move", get().to(crate::web::moves::move_form))
         .route("/d/{id}/move", post().to(crate::web::moves::move_apply))
         .route("/d/{id}/history", get().to(history::document_history))
+        .service(
+            resource("/d/{id}/watch")
+                .route(get().to(crate::web::watch::document_watch_show))
+                .route(post().to(crate::web::watch::document_watch_set)),
+        )
         .route("/d/{id}/r/{rev}", get().to(history::revision_show))
         .route(
             "/d/{id}/r/{rev}/restore",
@@ -230,6 +236,23 @@ fn signed_in(cfg: &mut ServiceConfig) {
                 .route(get().to(crate::web::folder_moves::folder_move_form))
                 .route(post().to(crate::web::folder_moves::folder_move_apply)),
         )
+        .route("/inbox", get().to(crate::web::inbox::inbox_show))
+        .route(
+            "/inbox/read-all",
+            post().to(crate::web::inbox::inbox_read_all),
+        )
+        .route("/inbox/{id}", get().to(crate::web::inbox::notice_open))
+        .route(
+            "/inbox/{id}/read",
+            post().to(crate::web::inbox::notice_read),
+        )
+        .route("/changes", get().to(crate::web::inbox::changes_show))
+        .service(
+            resource("/watch")
+                .route(get().to(crate::web::watch::place_watch_show))
+                .route(post().to(crate::web::watch::place_watch_set)),
+        )
+        .route("/account/notices", post().to(account::notices_save))
         .route("/logout", post().to(login::logout))
         .route("/account", get().to(account::account_show))
         .route("/account/password", post().to(account::password_change))

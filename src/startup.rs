@@ -39,6 +39,7 @@ impl Application {
         db.start_group_commit();
         db.watch_changes();
         tokio::spawn(crate::documents::rerender::redo_old_pages(db.clone()));
+        tokio::spawn(crate::notices::notifier::run(db.clone()));
         let listener =
             TcpListener::bind(&config.bind).with_context(|| format!("binding {}", config.bind))?;
         let port = listener.local_addr()?.port();

@@ -28,6 +28,7 @@ pub mod changes;
 pub mod copy;
 pub mod documents;
 pub mod entity;
+pub mod notices;
 mod pools;
 pub use pools::PoolGauge;
 mod group;

@@ -9,6 +9,7 @@
 use super::{DocError, DocId, Document};
 use crate::db::Db;
 use crate::db::documents::shares;
+use crate::db::teams::spaces::Who;
 
 pub use crate::db::documents::Access;
 
@@ -129,13 +130,21 @@ pub async fn change(
             let name = looked_up(username)?;
             let nobody =
                 || DocError::Invalid(format!("There is no person or group called {name:?}."));
-            match crate::db::accounts::id_by_name(&*tx, name).await? {
-                Some(user) => shares::put(&*tx, doc.seq, user, can_edit).await?,
+            let whom = match crate::db::accounts::id_by_name(&*tx, name).await? {
+                Some(user) => {
+                    shares::put(&*tx, doc.seq, user, can_edit).await?;
+                    Who::Person(user)
+                }
                 None => {
                     let group = crate::db::teams::groups::id_by_name(&*tx, name).await?;
                     let group = group.ok_or_else(nobody)?;
                     crate::db::teams::groups::share(&*tx, doc.seq, group, can_edit).await?;
+                    Who::Group(group)
                 }
+            };
+            if let Some(by) = actor.person() {
+                let now = crate::clock::now_ms();
+                crate::db::notices::queue::shared(&*tx, doc.seq, whom, by.user_id, now).await?;
             }
             format!(
                 "{} shared with {} ({})",

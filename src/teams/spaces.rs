@@ -146,7 +146,9 @@ pub async fn put_member(
             }
         },
     };
-    stored::put_member(&*tx, id, who, role.level()).await?;
+    if stored::put_member(&*tx, id, who, role.level()).await? {
+        crate::db::notices::queue::joined(&*tx, id, who, m.user_id, crate::clock::now_ms()).await?;
+    }
     let detail = format!("{}: {name} {}", s.name, role.word());
     crate::db::audit(&*tx, Some(m.user_id), "space.member", &detail).await?;
     tx.commit().await?;

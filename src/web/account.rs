@@ -1,4 +1,4 @@
-//! The signed-in user's own settings: name, password and API tokens.
+//! The signed-in user's own settings: name, notices, password and API tokens.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -35,6 +35,8 @@ struct SettingsPartial<'a> {
     /// The OpenID Connect provider's name, when its sign-in can be linked here
     /// (one is set, and this account is not linked to it yet).
     link_to: Option<&'a str>,
+    /// They watch what they create, edit or are mentioned in.
+    watch_own: bool,
 }
 
 pub fn account_error(e: AccountError) -> AppError {
@@ -71,6 +73,7 @@ async fn settings(
         }
         None => None,
     };
+    let watch_own = crate::notices::watch_own(&state.db, super::params::actor(user)).await?;
     let tokens = rows
         .into_iter()
         .map(|t| TokenView {
@@ -91,6 +94,7 @@ async fn settings(
             files_size: crate::documents::human_size(usize::try_from(files).unwrap_or(0)),
             known_as,
             link_to,
+            watch_own,
         },
     ))
 }
@@ -100,6 +104,18 @@ pub async fn account_show(
     user: CurrentUser,
 ) -> Result<HttpResponse, AppError> {
     settings(&state, &user, StatusCode::OK, None, None).await
+}
+
+/// Whether the person watches what they create, edit or are mentioned in.
+pub async fn notices_save(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    form: FormData,
+) -> Result<HttpResponse, AppError> {
+    let on = form.get("watch_own") == Some("on");
+    crate::notices::set_watch_own(&state.db, super::params::actor(&user), on).await?;
+    Ok(done(&req, "/account", Message::NoticesSaved))
 }
 
 pub async fn password_change(

@@ -38,11 +38,16 @@ pub enum Message {
     FolderMoved,
     Welcome,
     PasswordSet,
+    Watching,
+    NotWatching,
+    NoticeRead,
+    AllRead,
+    NoticesSaved,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 32] = [
+    pub const ALL: [Self; 37] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -75,6 +80,11 @@ impl Message {
         Self::FolderMoved,
         Self::Welcome,
         Self::PasswordSet,
+        Self::Watching,
+        Self::NotWatching,
+        Self::NoticeRead,
+        Self::AllRead,
+        Self::NoticesSaved,
     ];
 
     /// The message's code (for `?m=`) beside its text.
@@ -151,6 +161,14 @@ impl Message {
             ),
             Self::Welcome => ("welcome", "Welcome to quire: your account is ready."),
             Self::PasswordSet => ("password-set", "Your new password is set; sign in with it."),
+            Self::Watching => ("watching", "Watching: changes here reach your inbox."),
+            Self::NotWatching => (
+                "not-watching",
+                "No longer watching: changes here stay out of your inbox.",
+            ),
+            Self::NoticeRead => ("notice-read", "Marked read."),
+            Self::AllRead => ("all-read", "Every notice is marked read."),
+            Self::NoticesSaved => ("notices-saved", "Your notice settings are saved."),
         }
     }
 

@@ -30,6 +30,7 @@ pub mod form;
 pub mod groups;
 pub mod health;
 pub mod history;
+pub mod inbox;
 pub mod invitations;
 pub mod links;
 pub mod list_page;
@@ -54,6 +55,7 @@ pub mod spaces;
 pub mod tasks;
 pub mod transfer;
 pub mod trash;
+pub mod watch;
 pub mod when;
 
 use actix_web::http::header;

@@ -161,6 +161,7 @@ async fn api_creates_racing_the_deletion_of_their_account_are_never_a_500() {
             .expect("the admin's id"),
         username: "alice".into(),
         is_admin: true,
+        unread: 0,
     };
     let url = format!("{}/api/v1/documents", app.address);
     let mut seen = std::collections::BTreeMap::<u16, usize>::new();

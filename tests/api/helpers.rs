@@ -16,6 +16,9 @@ pub mod idp;
 #[path = "helpers/teams.rs"]
 mod teams;
 pub use teams::{ALICE, ops_space};
+#[path = "helpers/person.rs"]
+mod person;
+pub use person::{Person, told};
 #[path = "helpers/postgres.rs"]
 mod postgres;
 pub use command::{quire, run_quire};

@@ -99,6 +99,8 @@ export async function mainPages(page, word = 'lighthouse') {
       at('diff', `${path}/diff?from=1&to=2`, 'Changes from revision 1 to 2'),
       at('search', `/search?q=${word}`, 'Search'),
       at('trash', '/trash', 'Trash'),
+      at('changes', '/changes', 'Recent changes'),
+      at('inbox', '/inbox', 'Inbox'),
       at('share', `${path}/share`, 'Sharing'),
       at('account', '/account', 'Your account'),
       at('admin-users', '/admin/users', 'Users'),

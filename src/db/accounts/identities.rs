@@ -26,6 +26,7 @@ pub async fn linked(
                 id,
                 username,
                 is_admin,
+                unread: 0,
             },
             disabled,
         )

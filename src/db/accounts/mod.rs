@@ -22,6 +22,7 @@ fn user_of(m: users::Model) -> User {
         id: m.id,
         username: m.username,
         is_admin: m.is_admin != 0,
+        unread: 0,
     }
 }
 
@@ -31,11 +32,16 @@ pub struct User {
     pub id: i64,
     pub username: String,
     pub is_admin: bool,
+    /// Unread notices in their inbox about what they may read, where the
+    /// session's lookup counted them (0 elsewhere).
+    pub unread: i64,
 }
 crate::db::from_row!(User {
     id,
     username,
     is_admin
+} defaults {
+    unread
 });
 
 /// A user as the administrator's list shows them.
@@ -122,6 +128,7 @@ pub async fn credentials(
                 id,
                 username,
                 is_admin,
+                unread: 0,
             },
             password_hash,
             disabled_at,

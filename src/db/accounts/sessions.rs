@@ -49,13 +49,19 @@ pub async fn insert(
     Ok(())
 }
 
-/// Live sessions: the token's hash is `$1`, the idle and absolute limits `$2`, `$3`.
-const LIVE_SESSION: &str = "SELECT u.id AS viewer_id, u.username AS viewer_name,
+/// Live sessions: the token's hash is `$1`, the idle and absolute limits `$2`,
+/// `$3`; with the person's unread notices counted (the header shows them).
+static LIVE_SESSION: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT u.id AS viewer_id, u.username AS viewer_name,
         u.is_admin AS viewer_admin, s.last_seen AS viewer_seen,
-        s.created_at AS viewer_since
+        s.created_at AS viewer_since, {} AS viewer_unread
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.token_hash = $1 AND u.disabled_at IS NULL
-      AND s.last_seen > $2 AND s.created_at > $3";
+      AND s.last_seen > $2 AND s.created_at > $3",
+        crate::db::notices::inbox::unread_column("u.id")
+    )
+});
 
 fn live(row: &crate::db::Row) -> Result<Live, crate::db::Error> {
     Ok(Live {
@@ -63,6 +69,7 @@ fn live(row: &crate::db::Row) -> Result<Live, crate::db::Error> {
             id: row.try_get("viewer_id")?,
             username: row.try_get("viewer_name")?,
             is_admin: row.try_get("viewer_admin")?,
+            unread: row.try_get("viewer_unread")?,
         },
         last_seen: row.try_get("viewer_seen")?,
         created_at: row.try_get("viewer_since")?,
@@ -75,7 +82,7 @@ pub async fn find_live(
     token_hash: &[u8],
     limits: Limits,
 ) -> Result<Option<Live>, crate::db::Error> {
-    let row = crate::db::query(LIVE_SESSION)
+    let row = crate::db::query(LIVE_SESSION.as_str())
         .bind(token_hash)
         .bind(limits.seen_after)
         .bind(limits.created_after)
@@ -95,8 +102,9 @@ pub async fn find_live_with_document(
 ) -> Result<Option<(Live, Option<Document>)>, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT v.*, {} FROM ({LIVE_SESSION}) AS v LEFT JOIN documents ON documents.id = $4",
-            crate::db::documents::access_for("v.viewer_id")
+            "SELECT v.*, {} FROM ({}) AS v LEFT JOIN documents ON documents.id = $4",
+            crate::db::documents::access_for("v.viewer_id"),
+            *LIVE_SESSION
         )
     });
     let row = crate::db::query(SQL.as_str())

@@ -208,6 +208,12 @@ async fn copy_all(
         }
     }
     snapshot.rollback().await.ok();
+    // The copied revisions queued themselves as changes to tell: the source
+    // told them already.
+    crate::db::query("DELETE FROM change_queue")
+        .execute(&*tx)
+        .await
+        .context("emptying the copy's change queue")?;
     set_cap(&mut tx, cap as i64).await?;
     bar.finish_and_clear();
     let tables = verify(&mut tx, tables, digests).await?;

@@ -25,8 +25,10 @@ pub struct Table {
 /// `document_tags`, `document_links` and `document_link_ends` are made by the
 /// target's triggers from each document's tags and links (a link may lead to
 /// each document copied with its title; one that followed a renamed document is
-/// resolved again by title).
+/// resolved again by title); `change_queue` holds changes the source has told or
+/// will tell (the copy empties the target's, which its revisions' trigger fills).
 pub const NOT_COPIED: &[&str] = &[
+    "change_queue",
     "document_link_ends",
     "document_links",
     "document_tags",
@@ -59,6 +61,9 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("audit_log", &["id"], Some("id")),
     ("login_failures", &["key", "at"], None),
     ("invitations", &["token_hash"], None),
+    ("document_watches", &["doc_seq", "user_id"], None),
+    ("place_watches", &["space_id", "folder", "user_id"], None),
+    ("notices", &["id"], Some("id")),
 ];
 
 /// Every table the copy moves, in order; refuses an entity the list above

@@ -23,7 +23,7 @@ pub enum Access {
 impl Access {
     /// The level from the number a query computed (`ACCESS_SQL`); the one
     /// place that number is read. A row read without it reads as `None`.
-    pub(super) fn from_level(n: i64) -> Self {
+    pub(crate) fn from_level(n: i64) -> Self {
         match n {
             3.. => Self::Own,
             2 => Self::Edit,

@@ -9,12 +9,14 @@ use sea_orm::{ColumnTrait, EntityTrait, IdenStatic, Iterable};
 pub mod api_tokens;
 pub mod attachments;
 pub mod audit_log;
+pub mod change_queue;
 pub mod document_files;
 pub mod document_group_shares;
 pub mod document_link_ends;
 pub mod document_links;
 pub mod document_shares;
 pub mod document_tags;
+pub mod document_watches;
 pub mod documents;
 pub mod drafts;
 pub mod group_members;
@@ -22,6 +24,8 @@ pub mod identities;
 pub mod invitations;
 pub mod login_failures;
 pub mod new_drafts;
+pub mod notices;
+pub mod place_watches;
 pub mod quire_settings;
 pub mod revision_texts;
 pub mod revisions;
@@ -94,5 +98,9 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(audit_log::Entity)?,
         shape(login_failures::Entity)?,
         shape(quire_settings::Entity)?,
+        shape(document_watches::Entity)?,
+        shape(place_watches::Entity)?,
+        shape(change_queue::Entity)?,
+        shape(notices::Entity)?,
     ])
 }

@@ -14,6 +14,10 @@ pub struct Model {
     pub created_at: i64,
     /// Where they last made a document: 0 their personal space, else a space's id.
     pub last_space_id: Option<i64>,
+    /// 1: they watch what they create, edit or are mentioned in.
+    pub watch_own: i64,
+    /// When they last looked at recent changes.
+    pub changes_seen_at: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

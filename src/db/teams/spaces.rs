@@ -208,13 +208,13 @@ pub enum Who {
     Group(i64),
 }
 
-/// Makes `who` a member with `role`, or changes their role.
+/// Makes `who` a member with `role` (true), or changes their role (false).
 pub async fn put_member(
     ex: &impl Conn,
     id: i64,
     who: Who,
     role: i64,
-) -> Result<(), crate::db::Error> {
+) -> Result<bool, crate::db::Error> {
     let (user, group) = match who {
         Who::Person(u) => (Some(u), None),
         Who::Group(g) => (None, Some(g)),
@@ -240,7 +240,7 @@ pub async fn put_member(
         .execute(ex)
         .await?;
     }
-    Ok(())
+    Ok(changed.rows_affected() == 0)
 }
 
 /// Removes the membership row `member` of space `id`.

@@ -22,6 +22,8 @@ struct Layout<'a> {
     title: &'a str,
     user: Option<String>,
     is_admin: bool,
+    /// Unread notices in the person's inbox.
+    unread: i64,
     flash: Option<&'static str>,
     css: String,
     icon: String,
@@ -88,6 +90,7 @@ pub async fn wrap(
             Layout {
                 title: &title,
                 is_admin: user.as_ref().is_some_and(|u| u.is_admin),
+                unread: user.as_ref().map_or(0, |u| u.unread),
                 user: user.map(|u| u.username),
                 flash,
                 css: assets::url("style.css"),

@@ -1,0 +1,133 @@
+//! The queue of changes not yet told. A revision queues itself (a trigger,
+//! migrations/*/0022_notices.sql); a share and a space membership are queued
+//! here, in the transaction that makes them. The notifier takes a batch in
+//! order inside its own write transaction and deletes what it told, so a crash
+//! loses nothing and tells nothing twice.
+
+use crate::db::teams::spaces::Who;
+use crate::db::{Conn, Db, Error};
+
+fn ids(whom: Who) -> (Option<i64>, Option<i64>) {
+    match whom {
+        Who::Person(id) => (Some(id), None),
+        Who::Group(id) => (None, Some(id)),
+    }
+}
+
+/// One change waiting to be told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Queued {
+    pub id: i64,
+    pub kind: String,
+    pub doc_seq: Option<i64>,
+    pub rev: Option<i64>,
+    pub space_id: Option<i64>,
+    pub user_id: Option<i64>,
+    pub group_id: Option<i64>,
+    pub actor_id: Option<i64>,
+}
+crate::db::from_row!(Queued {
+    id,
+    kind,
+    doc_seq,
+    rev,
+    space_id,
+    user_id,
+    group_id,
+    actor_id
+});
+
+/// Queues "`actor` shared document `doc_seq` with `whom`".
+pub async fn shared(
+    ex: &impl Conn,
+    doc_seq: i64,
+    whom: Who,
+    actor: i64,
+    now: i64,
+) -> Result<(), Error> {
+    let (user, group) = ids(whom);
+    crate::db::query(
+        "INSERT INTO change_queue (kind, doc_seq, user_id, group_id, actor_id, created_at)
+         VALUES ('share', $1, $2, $3, $4, $5)",
+    )
+    .bind(doc_seq)
+    .bind(user)
+    .bind(group)
+    .bind(actor)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Queues "`actor` added `whom` to space `space_id`".
+pub async fn joined(
+    ex: &impl Conn,
+    space_id: i64,
+    whom: Who,
+    actor: i64,
+    now: i64,
+) -> Result<(), Error> {
+    let (user, group) = ids(whom);
+    crate::db::query(
+        "INSERT INTO change_queue (kind, space_id, user_id, group_id, actor_id, created_at)
+         VALUES ('space', $1, $2, $3, $4, $5)",
+    )
+    .bind(space_id)
+    .bind(user)
+    .bind(group)
+    .bind(actor)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Whether anything waits, asked of a reader: an empty queue never takes the
+/// writer.
+pub async fn any(db: &Db) -> Result<bool, Error> {
+    let first: Option<i64> = crate::db::query_scalar("SELECT id FROM change_queue LIMIT 1")
+        .fetch_optional(&db.read)
+        .await?;
+    Ok(first.is_some())
+}
+
+/// How many changes wait (for `/metrics`).
+pub async fn waiting(db: &Db) -> Result<i64, Error> {
+    crate::db::query_scalar("SELECT count(*) FROM change_queue")
+        .fetch_one(&db.read)
+        .await
+}
+
+/// The oldest `most` changes, claimed by this transaction: on PostgreSQL rows
+/// another instance holds are skipped, not waited for.
+pub async fn take(ex: &impl Conn, most: i64) -> Result<Vec<Queued>, Error> {
+    let lock = match crate::db::is_postgres(ex) {
+        true => " FOR UPDATE SKIP LOCKED",
+        false => "",
+    };
+    crate::db::query_as::<Queued>(format!(
+        "SELECT id, kind, doc_seq, rev, space_id, user_id, group_id, actor_id
+         FROM change_queue ORDER BY id LIMIT $1{lock}"
+    ))
+    .bind(most)
+    .fetch_all(ex)
+    .await
+}
+
+/// Deletes told changes.
+pub async fn done(ex: &impl Conn, ids: &[i64]) -> Result<(), Error> {
+    for chunk in ids.chunks(200) {
+        let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "DELETE FROM change_queue WHERE id IN ({})",
+            marks.join(", ")
+        );
+        let mut q = crate::db::query(sql);
+        for id in chunk {
+            q = q.bind(*id);
+        }
+        q.execute(ex).await?;
+    }
+    Ok(())
+}

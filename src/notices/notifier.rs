@@ -1,0 +1,199 @@
+//! The notifier: turns the queue of changes (`db::notices::queue`) into
+//! notices, after the commits that queued them, so saving never waits for it.
+//! Each batch is one write transaction that makes the notices and deletes what
+//! it told: a crash before its commit tells the batch again from the start,
+//! after it tells nothing twice. Whether a person may read a document is asked
+//! of the access statement at the moment the notice is made (and again when
+//! it is shown).
+
+use std::time::Duration;
+
+use super::mentions;
+use crate::clock::now_ms;
+use crate::db::notices::queue::{self, Queued};
+use crate::db::notices::{fan_out, inbox};
+use crate::db::{Conn, Db, Error};
+
+/// Changes told per transaction.
+const BATCH: i64 = 200;
+
+/// How often an idle notifier looks at the queue (a reader's cheap query).
+const POLL: Duration = Duration::from_millis(200);
+
+/// Read notices are kept this long.
+const KEEP_READ_MS: i64 = 90 * 24 * 3600 * 1000;
+
+/// Tells what waits, batch after batch, until the database closes.
+pub async fn run(db: Db) {
+    let mut last_tidy = 0;
+    let mut failures = 0u32;
+    loop {
+        if db.is_closed() {
+            return;
+        }
+        match tell_waiting(&db).await {
+            Ok(n) => {
+                failures = 0;
+                if n < BATCH as usize {
+                    tokio::time::sleep(POLL).await;
+                }
+            }
+            Err(e) => {
+                failures = failures.saturating_add(1);
+                tracing::warn!(error = %e, "telling changes failed; trying again");
+                let wait = POLL * 2u32.saturating_pow(failures.min(6));
+                tokio::time::sleep(wait).await;
+            }
+        }
+        let now = now_ms();
+        if now - last_tidy > 3600 * 1000 {
+            last_tidy = now;
+            if let Err(e) = forget_old(&db, now).await {
+                tracing::warn!(error = %e, "forgetting old read notices failed");
+            }
+        }
+    }
+}
+
+async fn forget_old(db: &Db, now: i64) -> Result<(), Error> {
+    let tx = db.begin_write().await?;
+    inbox::forget_read(&*tx, now - KEEP_READ_MS).await?;
+    tx.commit().await
+}
+
+/// Tells one batch of waiting changes; how many. A batch that fails is told
+/// one change at a time, and a change that fails alone is dropped (and
+/// logged), so one bad row cannot stop every notice after it.
+pub async fn tell_waiting(db: &Db) -> Result<usize, Error> {
+    if !queue::any(db).await? {
+        return Ok(0);
+    }
+    let tx = db.begin_write().await?;
+    let batch = queue::take(&*tx, BATCH).await?;
+    let now = now_ms();
+    let mut failed = None;
+    for change in &batch {
+        if let Err(e) = tell(&*tx, change, now).await {
+            failed = Some(e);
+            break;
+        }
+    }
+    let Some(e) = failed else {
+        let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
+        queue::done(&*tx, &ids).await?;
+        tx.commit().await?;
+        return Ok(batch.len());
+    };
+    drop(tx);
+    tracing::warn!(error = %e, "a batch of changes failed; telling them one by one");
+    for change in &batch {
+        let tx = db.begin_write().await?;
+        if let Err(e) = tell(&*tx, change, now).await {
+            drop(tx);
+            tracing::error!(error = %e, change = ?change, "a change could not be told; it is dropped");
+            let tx = db.begin_write().await?;
+            queue::done(&*tx, &[change.id]).await?;
+            tx.commit().await?;
+            continue;
+        }
+        queue::done(&*tx, &[change.id]).await?;
+        tx.commit().await?;
+    }
+    Ok(batch.len())
+}
+
+async fn tell(ex: &impl Conn, change: &Queued, now: i64) -> Result<(), Error> {
+    match (change.kind.as_str(), change.doc_seq, change.space_id) {
+        ("rev", Some(doc), _) => revision(ex, doc, change.rev.unwrap_or(0), now).await,
+        ("share", Some(doc), _) => shared(ex, change, doc, now).await,
+        ("space", _, Some(space)) => joined(ex, change, space, now).await,
+        _ => Ok(()),
+    }
+}
+
+/// A saved revision: its author watches the document (unless they turned that
+/// off), everyone watching it, its folder or its space who may read it is
+/// told, and so is everyone it mentions for the first time (who then watches
+/// it, unless they turned that off).
+async fn revision(ex: &impl Conn, doc: i64, rev: i64, now: i64) -> Result<(), Error> {
+    let Some(facts) = fan_out::revision(ex, doc, rev).await? else {
+        return Ok(());
+    };
+    if facts.deleted {
+        return Ok(());
+    }
+    let author = facts.author.as_deref();
+    if let Some(id) = facts.author_id
+        && facts.watch_own
+    {
+        fan_out::watch_unless_said(ex, doc, id, now).await?;
+    }
+    let mut watchers = fan_out::watching(ex, doc, facts.space_id, &facts.folder).await?;
+    watchers.retain(|w| Some(*w) != facts.author_id);
+    for (user, access, _) in fan_out::access_of(ex, doc, &watchers).await? {
+        if access.may_read() {
+            fan_out::tell_document(ex, user, "edited", doc, author, Some(rev), now).await?;
+        }
+    }
+    if !facts.has_at {
+        return Ok(());
+    }
+    let body = fan_out::body(ex, doc).await?.unwrap_or_default();
+    let mut named = fan_out::people_named(ex, &mentions::names(&body)).await?;
+    named.retain(|id| Some(*id) != facts.author_id);
+    for (user, access, watch_own) in fan_out::access_of(ex, doc, &named).await? {
+        if !access.may_read() || fan_out::mentioned_before(ex, user, doc).await? {
+            continue;
+        }
+        fan_out::tell_document(ex, user, "mentioned", doc, author, Some(rev), now).await?;
+        if watch_own {
+            fan_out::watch_unless_said(ex, doc, user, now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The people a share or a membership is for: the person, or the group's members.
+async fn people(ex: &impl Conn, change: &Queued) -> Result<Vec<i64>, Error> {
+    let mut people = match (change.user_id, change.group_id) {
+        (Some(user), _) => vec![user],
+        (None, Some(group)) => fan_out::group_members(ex, group).await?,
+        (None, None) => Vec::new(),
+    };
+    people.retain(|p| Some(*p) != change.actor_id);
+    Ok(people)
+}
+
+async fn actor_name(ex: &impl Conn, change: &Queued) -> Result<Option<String>, Error> {
+    match change.actor_id {
+        Some(id) => fan_out::name_of(ex, id).await,
+        None => Ok(None),
+    }
+}
+
+/// A document shared with a person or a group: each who may read it now is
+/// told, and watches it from then on (unless they turned that off).
+async fn shared(ex: &impl Conn, change: &Queued, doc: i64, now: i64) -> Result<(), Error> {
+    let people = people(ex, change).await?;
+    let actor = actor_name(ex, change).await?;
+    for (user, access, watch_own) in fan_out::access_of(ex, doc, &people).await? {
+        if !access.may_read() {
+            continue;
+        }
+        fan_out::tell_document(ex, user, "shared", doc, actor.as_deref(), None, now).await?;
+        if watch_own {
+            fan_out::watch_unless_said(ex, doc, user, now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// A person or a group added to a space: each is told.
+async fn joined(ex: &impl Conn, change: &Queued, space: i64, now: i64) -> Result<(), Error> {
+    let people = people(ex, change).await?;
+    let actor = actor_name(ex, change).await?;
+    for user in people {
+        fan_out::tell_space(ex, user, space, actor.as_deref(), now).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! Another person on the test server, signed in with a browser's cookies.
+
+use reqwest::StatusCode;
+
+use super::{PASSWORD, TestApp, sign_in};
+
+/// A second (or third) person, signed in.
+pub struct Person {
+    pub client: reqwest::Client,
+    pub csrf: String,
+    pub address: String,
+}
+
+impl Person {
+    pub async fn new(app: &TestApp, name: &str) -> Self {
+        quire::accounts::create_user(&app.db, name, PASSWORD, false)
+            .await
+            .unwrap();
+        let (client, csrf) = sign_in(&app.address, name, PASSWORD).await;
+        Self {
+            client,
+            csrf,
+            address: app.address.clone(),
+        }
+    }
+
+    pub async fn page(&self, path: &str) -> (StatusCode, String) {
+        let res = self
+            .client
+            .get(format!("{}{path}", self.address))
+            .send()
+            .await
+            .unwrap();
+        (res.status(), res.text().await.unwrap())
+    }
+
+    pub async fn text(&self, path: &str) -> String {
+        let (status, page) = self.page(path).await;
+        assert_eq!(status, StatusCode::OK, "GET {path}");
+        page
+    }
+
+    pub async fn post(&self, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+        let mut fields = fields.to_vec();
+        fields.push(("csrf", &self.csrf));
+        self.client
+            .post(format!("{}{path}", self.address))
+            .form(&fields)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// The unread count the header shows (0 when it shows none).
+    pub async fn unread(&self) -> i64 {
+        let page = self.text("/account").await;
+        page.split(r#"<span class="count">"#)
+            .nth(1)
+            .and_then(|rest| rest.split('<').next())
+            .map_or(0, |n| n.parse().unwrap())
+    }
+}
+
+/// Tells every waiting change, as the notifier does in the background.
+pub async fn told(app: &TestApp) {
+    while quire::notices::notifier::tell_waiting(&app.db)
+        .await
+        .unwrap()
+        > 0
+    {}
+}

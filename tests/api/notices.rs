@@ -1,0 +1,235 @@
+//! Knowing what changed: the inbox, watching and recent changes, as people
+//! see them; each tells only what its reader may read at the moment it is
+//! shown (a title is a secret too).
+
+use reqwest::StatusCode;
+
+use crate::helpers::{Person, TestApp, location, spawn_app, told};
+
+pub async fn share(app: &TestApp, id: &str, name: &str) {
+    let res = app
+        .post_form(
+            &format!("/d/{id}/share"),
+            &[("action", "share"), ("username", name), ("role", "read")],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+}
+
+async fn unshare(app: &TestApp, id: &str, name: &str) {
+    let user: i64 = quire::db::query_scalar("SELECT id FROM users WHERE username = $1")
+        .bind(name)
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let user = user.to_string();
+    let res = app
+        .post_form(
+            &format!("/d/{id}/share"),
+            &[("action", "unshare"), ("user_id", &user)],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn a_share_and_the_edits_after_it_reach_only_the_person_shared_with() {
+    let app = spawn_app().await;
+    let bob = Person::new(&app, "bob").await;
+    let carol = Person::new(&app, "carol").await;
+    let id = app.create_document("Salary bands", "v1").await;
+    share(&app, &id, "bob").await;
+    told(&app).await;
+
+    let inbox = bob.text("/inbox").await;
+    assert!(inbox.contains("Salary bands"), "{inbox}");
+    assert!(inbox.contains("alice shared it with you"), "{inbox}");
+    assert_eq!(bob.unread().await, 1);
+    assert!(!carol.text("/inbox").await.contains("Salary bands"));
+    assert_eq!(carol.unread().await, 0);
+
+    // Three saves by alice: one notice that gathers them, leading to the
+    // changes since bob was told.
+    for (v, body) in [(1, "v2"), (2, "v3"), (3, "v4")] {
+        let res = app.save(&id, "Salary bands", body, v).await;
+        assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    }
+    told(&app).await;
+    let inbox = bob.text("/inbox").await;
+    assert!(inbox.contains("3 saves, the last by alice"), "{inbox}");
+    assert_eq!(bob.unread().await, 2);
+    let edited: i64 = quire::db::query_scalar(
+        "SELECT n.id FROM notices n JOIN users u ON u.id = n.user_id
+         WHERE u.username = 'bob' AND n.kind = 'edited'",
+    )
+    .fetch_one(&app.db.read)
+    .await
+    .unwrap();
+    // Another person cannot open (or mark read) bob's notice.
+    let (status, _) = carol.page(&format!("/inbox/{edited}")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let res = bob
+        .client
+        .get(format!("{}/inbox/{edited}", app.address))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert_eq!(location(&res), format!("/d/{id}/diff?from=1&to=4"));
+    assert_eq!(bob.unread().await, 1, "following a notice marks it read");
+
+    let res = bob.post("/inbox/read-all", &[]).await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert_eq!(bob.unread().await, 0);
+    // Nobody else was told anything.
+    assert!(!carol.text("/inbox").await.contains("Salary bands"));
+}
+
+#[tokio::test]
+async fn a_notice_about_what_the_reader_can_no_longer_read_is_never_shown() {
+    let app = spawn_app().await;
+    let bob = Person::new(&app, "bob").await;
+    let id = app.create_document("Reorg plan", "draft").await;
+    share(&app, &id, "bob").await;
+    told(&app).await;
+    assert_eq!(bob.unread().await, 1);
+
+    // The share is taken back before bob looks: the notice (and its title)
+    // is gone from his inbox and his count.
+    unshare(&app, &id, "bob").await;
+    assert_eq!(bob.unread().await, 0);
+    let inbox = bob.text("/inbox").await;
+    assert!(!inbox.contains("Reorg plan"), "{inbox}");
+    let notice: i64 = quire::db::query_scalar("SELECT id FROM notices")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let (status, page) = bob.page(&format!("/inbox/{notice}")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(!page.contains("Reorg plan"));
+
+    // He still watches it (sharing made him), but an edit made after he lost
+    // access tells him nothing, even when it is shared again later.
+    let res = app.save(&id, "Reorg plan, final", "final", 1).await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    told(&app).await;
+    let edited: i64 = quire::db::query_scalar("SELECT count(*) FROM notices WHERE kind = 'edited'")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    assert_eq!(edited, 0, "no notice is made for a reader without access");
+}
+
+#[tokio::test]
+async fn mentions_reach_readers_once_and_never_from_code() {
+    let app = spawn_app().await;
+    let bob = Person::new(&app, "bob").await;
+    let carol = Person::new(&app, "carol").await;
+    // In the team space: bob and carol may both read it.
+    let res = app
+        .post_form(
+            "/docs",
+            &[
+                ("title", "Launch checklist"),
+                ("body", "Ask @bob about the DNS.\n\n```\n@carol\n```\n"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let id = location(&res)
+        .trim_start_matches("/d/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    told(&app).await;
+    assert!(bob.text("/inbox").await.contains("alice mentioned you"));
+    assert!(!carol.text("/inbox").await.contains("Launch checklist"));
+
+    // Saved again with the mention still there: no second mention notice,
+    // but bob now watches it and hears of the edit.
+    let res = app
+        .save(&id, "Launch checklist", "Ask @bob about the DNS. Done?", 1)
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    told(&app).await;
+    let inbox = bob.text("/inbox").await;
+    assert_eq!(inbox.matches("mentioned you").count(), 1, "{inbox}");
+    assert!(inbox.contains("alice edited it"), "{inbox}");
+
+    // A private document naming carol tells her nothing: she may not read it.
+    app.create_document("Notes on @carol", "@carol is late again")
+        .await;
+    told(&app).await;
+    let inbox = carol.text("/inbox").await;
+    assert!(!inbox.contains("Notes on"), "{inbox}");
+    assert_eq!(carol.unread().await, 0);
+    // Not hidden at show time only: no notice was made at all.
+    let made: i64 = quire::db::query_scalar(
+        "SELECT count(*) FROM notices n JOIN users u ON u.id = n.user_id
+         WHERE u.username = 'carol'",
+    )
+    .fetch_one(&app.db.read)
+    .await
+    .unwrap();
+    assert_eq!(made, 0);
+}
+
+#[tokio::test]
+async fn recent_changes_show_only_what_the_reader_may_read_gathered_and_marked() {
+    let app = spawn_app().await;
+    let bob = Person::new(&app, "bob").await;
+    let secret = app.create_document("Layoffs", "secret").await;
+    app.save(&secret, "Layoffs", "secret 2", 1).await;
+    let team: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let team = team.to_string();
+    let res = app
+        .post_form(
+            "/docs",
+            &[("title", "Roadmap"), ("body", "a"), ("space", &team)],
+        )
+        .await;
+    let open = location(&res)
+        .trim_start_matches("/d/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    for v in 1..=3 {
+        app.save(&open, "Roadmap", &format!("a{v}"), v).await;
+    }
+
+    let page = bob.text("/changes").await;
+    assert!(page.contains("Roadmap"), "{page}");
+    assert!(!page.contains("Layoffs"), "a private title leaked: {page}");
+    // Four saves by alice within the hour: one line, leading to the changes
+    // from the creation's text to the last.
+    assert_eq!(page.matches(">Roadmap<").count(), 1, "{page}");
+    assert!(page.contains("4 saves"), "{page}");
+    assert!(page.contains(&format!("/d/{open}/r/4")), "{page}");
+    assert!(!page.contains("Since your last visit"));
+
+    // Bob looked; a later save is marked as new since then.
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let res = app
+        .post_form(
+            "/docs",
+            &[("title", "Hiring plan"), ("body", "b"), ("space", &team)],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let page = bob.text("/changes").await;
+    assert!(page.contains("You last looked"), "{page}");
+    let mark = page.find("Since your last visit").expect("the mark");
+    assert!(page.find("Hiring plan").unwrap() < mark);
+    assert!(page.find(">Roadmap<").unwrap() > mark);
+
+    // Narrowed to alice's personal space, bob sees nothing of it.
+    let page = bob.text("/changes?space=personal").await;
+    assert!(!page.contains("Layoffs") && !page.contains("Roadmap"));
+    let page = app.get_text("/changes?space=personal").await.1;
+    assert!(page.contains("Layoffs"));
+}
