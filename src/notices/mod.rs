@@ -103,9 +103,9 @@ pub async fn mark_all_read(db: &Db, actor: Actor<'_>) -> Result<u64, DocError> {
     Ok(n)
 }
 
-/// Whether the person watches document `id` (which they must be able to read).
+/// Whether the person watches document `doc_seq` (which they must be able to read).
 pub async fn watches_document(db: &Db, actor: Actor<'_>, doc_seq: i64) -> Result<bool, DocError> {
-    Ok(watches::document(&db.read, actor.user_id, doc_seq).await? == Some(true))
+    Ok(watches::document(&db.read, actor.user_id, doc_seq).await?)
 }
 
 /// Starts or stops watching document `id`; a document the person may not read

@@ -194,6 +194,7 @@ test('a deleted document goes to the trash and comes back', async () => {
   await banner(page, 'Moved to the trash').waitFor();
   assert.equal(await page.getByRole('link', { name: title }).count(), 0);
 
+  await page.locator('details.nav-account > summary').click();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trash' }).click();
   const row = page.locator('ol.docs > li', { hasText: title });
   await row.getByRole('button', { name: 'Restore' }).click();
@@ -241,6 +242,7 @@ test('the back button after in-place navigation shows whole pages', async () => 
   const page = await context.newPage();
   const title = unique('Back and forth');
   await createDocument(page, title, 'there and back');
+  await page.locator('details.nav-account > summary').click();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Trash' }).click();
   await page.getByRole('heading', { level: 1, name: 'Trash' }).waitFor();
 

@@ -2,17 +2,24 @@
 
 use crate::db::{Conn, Error};
 
-/// Whether `user` watches document `doc_seq`: `Some(true)` they said so (or
-/// edited it), `Some(false)` they turned it off, `None` never said.
-pub async fn document(ex: &impl Conn, user: i64, doc_seq: i64) -> Result<Option<bool>, Error> {
+/// Whether `user` watches document `doc_seq`: as they said, else as the rule
+/// says (they watch what they saved, unless they turned that off), which the
+/// notifier may not have written down yet.
+pub async fn document(ex: &impl Conn, user: i64, doc_seq: i64) -> Result<bool, Error> {
     let found: Option<i64> = crate::db::query_scalar(
-        "SELECT watching FROM document_watches WHERE doc_seq = $1 AND user_id = $2",
+        "SELECT CAST(CASE WHEN w.watching IS NOT NULL THEN w.watching
+                     WHEN u.watch_own = 1 AND EXISTS (SELECT 1 FROM revisions AS r
+                         WHERE r.doc_seq = $1 AND r.author = u.username) THEN 1
+                     ELSE 0 END AS BIGINT)
+         FROM users AS u
+         LEFT JOIN document_watches AS w ON w.doc_seq = $1 AND w.user_id = u.id
+         WHERE u.id = $2",
     )
     .bind(doc_seq)
     .bind(user)
     .fetch_optional(ex)
     .await?;
-    Ok(found.map(|w| w == 1))
+    Ok(found == Some(1))
 }
 
 /// Sets whether `user` watches document `doc_seq`.

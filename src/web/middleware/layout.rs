@@ -37,11 +37,17 @@ struct Layout<'a> {
 /// The page after the content: nothing in it changes from page to page.
 const END: &str = concat!("\n", include_str!("../../../templates/layout_end.html"));
 
-/// What an htmx request gets before the partial.
+/// What an htmx request gets before the partial: the title, and for a
+/// signed-in person the inbox's counts, swapped into the header out of band.
 #[derive(Template)]
-#[template(source = "<title>{{ title }} · quire</title>", ext = "html")]
+#[template(
+    source = "<title>{{ title }} · quire</title>{% if signed_in %}{% let oob = true %}{% for place in [\"wide\", \"phone\"] %}{% include \"inbox_count.html\" %}{% endfor %}{% endif %}",
+    ext = "html"
+)]
 struct PartialOnly<'a> {
     title: &'a str,
+    signed_in: bool,
+    unread: i64,
 }
 
 /// True for an htmx request that swaps a target: it wants the partial only.
@@ -83,10 +89,15 @@ pub async fn wrap(
     // The content goes in as the bytes it is: a page from the cache is never
     // copied into a `String` (or checked again as UTF-8) on its way out.
     let top = crate::web::csrf::render_with(token, || {
+        let user = res.request().extensions().get::<User>().cloned();
         if partial {
-            PartialOnly { title: &title }.render()
+            PartialOnly {
+                title: &title,
+                signed_in: user.is_some(),
+                unread: user.map_or(0, |u| u.unread),
+            }
+            .render()
         } else {
-            let user = res.request().extensions().get::<User>().cloned();
             Layout {
                 title: &title,
                 is_admin: user.as_ref().is_some_and(|u| u.is_admin),

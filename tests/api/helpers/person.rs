@@ -54,10 +54,15 @@ impl Person {
     /// The unread count the header shows (0 when it shows none).
     pub async fn unread(&self) -> i64 {
         let page = self.text("/account").await;
-        page.split(r#"<span class="count">"#)
+        let tag = page
+            .split(r#"<span id="inbox-count-wide""#)
             .nth(1)
-            .and_then(|rest| rest.split('<').next())
-            .map_or(0, |n| n.parse().unwrap())
+            .expect("the header has the inbox's count");
+        let (attributes, rest) = tag.split_once('>').expect("a tag");
+        if attributes.contains("hidden") {
+            return 0;
+        }
+        rest.split('<').next().map_or(0, |n| n.parse().unwrap())
     }
 }
 
