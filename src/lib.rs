@@ -158,6 +158,9 @@ pub fn app(cfg: &mut ServiceConfig) {
                 resource("/p/{token}").route(get().to(sharing::public_show)),
             ))
             .service(public(
+                resource("/feeds/{token}").route(get().to(crate::web::feeds::feed_show)),
+            ))
+            .service(public(
                 resource("/p/{token}/files/{name:.+}")
                     .route(get().to(crate::web::attachments::public_file_get)),
             ))
@@ -253,6 +256,11 @@ fn signed_in(cfg: &mut ServiceConfig) {
                 .route(post().to(crate::web::watch::place_watch_set)),
         )
         .route("/account/notices", post().to(account::notices_save))
+        .route("/account/feed", post().to(crate::web::feeds::feed_make))
+        .route(
+            "/account/feed/revoke",
+            post().to(crate::web::feeds::feed_revoke),
+        )
         .route("/logout", post().to(login::logout))
         .route("/account", get().to(account::account_show))
         .route("/account/password", post().to(account::password_change))

@@ -61,3 +61,5 @@ CREATE INDEX revisions_by_time ON revisions (created_at);
 
 ALTER TABLE users ADD COLUMN watch_own BIGINT NOT NULL DEFAULT 1 CHECK (watch_own IN (0, 1));
 ALTER TABLE users ADD COLUMN changes_seen_at BIGINT;
+ALTER TABLE users ADD COLUMN feed_token_hash BYTEA;
+CREATE UNIQUE INDEX users_by_feed_token ON users (feed_token_hash) WHERE feed_token_hash IS NOT NULL;

@@ -72,3 +72,6 @@ CREATE INDEX revisions_by_time ON revisions (created_at);
 ALTER TABLE users ADD COLUMN watch_own INTEGER NOT NULL DEFAULT 1 CHECK (watch_own IN (0, 1));
 -- When the person last looked at recent changes ("since your last visit").
 ALTER TABLE users ADD COLUMN changes_seen_at INTEGER;
+-- The person's feed of recent changes is opened by a token; only its hash is kept.
+ALTER TABLE users ADD COLUMN feed_token_hash BLOB;
+CREATE UNIQUE INDEX users_by_feed_token ON users (feed_token_hash) WHERE feed_token_hash IS NOT NULL;

@@ -3,6 +3,7 @@
 //! the commits that cause them (`notifier`); everything a person is shown here
 //! is filtered by what they may read at the moment it is shown.
 
+pub mod feeds;
 pub mod mentions;
 pub mod notifier;
 pub mod recent;

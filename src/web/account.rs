@@ -28,6 +28,10 @@ struct SettingsPartial<'a> {
     tokens: Vec<TokenView>,
     error: Option<&'a str>,
     new_token: Option<&'a str>,
+    /// The address of the person's new feed, shown once.
+    new_feed: Option<String>,
+    /// They have a feed address (its token is not kept in clear).
+    has_feed: bool,
     /// What the files attached to the user's documents take, each content once.
     files_size: String,
     /// How single sign-on knows the user, if it does.
@@ -50,12 +54,21 @@ pub fn account_error(e: AccountError) -> AppError {
     }
 }
 
-async fn settings(
+/// What the account page shows once, on the answer that made it.
+#[derive(Default)]
+pub struct ShownOnce<'a> {
+    /// A new API token.
+    pub token: Option<&'a str>,
+    /// The address of a new feed.
+    pub feed: Option<String>,
+}
+
+pub(super) async fn settings(
     state: &AppState,
     user: &CurrentUser,
     status: StatusCode,
     error: Option<&str>,
-    new_token: Option<&str>,
+    once: ShownOnce<'_>,
 ) -> Result<HttpResponse, AppError> {
     let rows = tokens::list(&state.db, &user.0)
         .await
@@ -74,6 +87,7 @@ async fn settings(
         None => None,
     };
     let watch_own = crate::notices::watch_own(&state.db, super::params::actor(user)).await?;
+    let has_feed = crate::notices::feeds::has_token(&state.db, super::params::actor(user)).await?;
     let tokens = rows
         .into_iter()
         .map(|t| TokenView {
@@ -90,7 +104,9 @@ async fn settings(
             username: &user.0.username,
             tokens,
             error,
-            new_token,
+            new_token: once.token,
+            new_feed: once.feed,
+            has_feed,
             files_size: crate::documents::human_size(usize::try_from(files).unwrap_or(0)),
             known_as,
             link_to,
@@ -103,7 +119,7 @@ pub async fn account_show(
     state: web::Data<AppState>,
     user: CurrentUser,
 ) -> Result<HttpResponse, AppError> {
-    settings(&state, &user, StatusCode::OK, None, None).await
+    settings(&state, &user, StatusCode::OK, None, ShownOnce::default()).await
 }
 
 /// Whether the person watches what they create, edit or are mentioned in.
@@ -154,7 +170,7 @@ pub async fn name_change(
         Err(AccountError::Taken) => {
             let msg = AccountError::Taken.to_string();
             let status = StatusCode::UNPROCESSABLE_ENTITY;
-            settings(&state, &user, status, Some(&msg), None).await
+            settings(&state, &user, status, Some(&msg), ShownOnce::default()).await
         }
         Err(e) => refused(&state, &user, e).await,
     }
@@ -169,7 +185,7 @@ async fn refused(
     match e {
         AccountError::Invalid(msg) => {
             let status = StatusCode::UNPROCESSABLE_ENTITY;
-            settings(state, user, status, Some(&msg), None).await
+            settings(state, user, status, Some(&msg), ShownOnce::default()).await
         }
         e => Err(account_error(e)),
     }
@@ -182,7 +198,13 @@ pub async fn token_create(
 ) -> Result<HttpResponse, AppError> {
     match tokens::create(&state.db, &user.0, form.require("name")?).await {
         // Shown once, on this response only; never stored in clear.
-        Ok(token) => settings(&state, &user, StatusCode::OK, None, Some(&token)).await,
+        Ok(token) => {
+            let once = ShownOnce {
+                token: Some(&token),
+                feed: None,
+            };
+            settings(&state, &user, StatusCode::OK, None, once).await
+        }
         Err(e) => refused(&state, &user, e).await,
     }
 }

@@ -12,7 +12,7 @@ use super::middleware::session::CurrentUser;
 use super::params::actor;
 use super::when::Stamp;
 use super::{AppState, done, respond};
-use crate::documents::InSpace;
+use crate::documents::{DocId, InSpace};
 use crate::notices::recent::{Line, Scope};
 use crate::notices::{self, Notice};
 
@@ -73,13 +73,58 @@ pub async fn inbox_read_all(
     Ok(done(&req, "/inbox", Message::AllRead))
 }
 
+/// Where recent changes (the page and the feed) look.
 #[derive(Deserialize)]
 pub struct ChangesQuery {
     /// `personal` or a space's number.
     space: Option<String>,
     folder: Option<String>,
+    /// One document, by id (the feed).
+    doc: Option<String>,
     /// Changes saved before this moment (ms): the next page.
     before: Option<i64>,
+}
+
+impl ChangesQuery {
+    pub fn scope(&self) -> Result<Scope, AppError> {
+        let folder = match self
+            .folder
+            .as_deref()
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+        {
+            Some(f) => Some(crate::documents::place::folder_path(f)?),
+            None => None,
+        };
+        Ok(Scope {
+            space: self.space.as_deref().and_then(InSpace::parse),
+            folder,
+            doc: self
+                .doc
+                .as_deref()
+                .and_then(DocId::parse)
+                .map(|d| d.to_string()),
+            before: self.before.filter(|b| *b > 0),
+        })
+    }
+
+    /// The scope as query parameters, each followed by `&`.
+    pub fn query(&self) -> String {
+        let Ok(scope) = self.scope() else {
+            return String::new();
+        };
+        let mut q = String::new();
+        if let Some(s) = scope.space {
+            q.push_str(&format!("space={}&", s.param()));
+        }
+        if let Some(f) = &scope.folder {
+            q.push_str(&format!("folder={}&", crate::query_param::encoded(f)));
+        }
+        if let Some(d) = &scope.doc {
+            q.push_str(&format!("doc={d}&"));
+        }
+        q
+    }
 }
 
 #[derive(Template)]
@@ -102,21 +147,11 @@ pub async fn changes_show(
     query: web::Query<ChangesQuery>,
 ) -> Result<HttpResponse, AppError> {
     let q = query.into_inner();
-    let space = q.space.as_deref().and_then(InSpace::parse);
-    let folder = match q.folder.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-        Some(f) => Some(crate::documents::place::folder_path(f)?),
-        None => None,
-    };
-    let scope = Scope {
-        space,
-        folder: folder.clone(),
-        before: q.before.filter(|b| *b > 0),
-    };
+    let scope = q.scope()?;
     let page = crate::notices::recent::recent(&state.db, actor(&user), &scope).await?;
-    let mut scope_query = String::new();
+    let scope_query = q.query();
     let mut scope_name = String::new();
-    if let Some(s) = space {
-        scope_query.push_str(&format!("space={}&", s.param()));
+    if let Some(s) = scope.space {
         let name = match s {
             InSpace::Personal => Some("your personal space".to_owned()),
             InSpace::Id(id) => crate::teams::spaces::names(&state.db, user.0.id)
@@ -127,8 +162,7 @@ pub async fn changes_show(
         };
         scope_name = name.unwrap_or_else(|| "a space you are not in".to_owned());
     }
-    if let Some(f) = &folder {
-        scope_query.push_str(&format!("folder={}&", crate::query_param::encoded(f)));
+    if let Some(f) = &scope.folder {
         if scope_name.is_empty() {
             scope_name = f.clone();
         } else {

@@ -43,11 +43,12 @@ pub enum Message {
     NoticeRead,
     AllRead,
     NoticesSaved,
+    FeedRevoked,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 37] = [
+    pub const ALL: [Self; 38] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -85,6 +86,7 @@ impl Message {
         Self::NoticeRead,
         Self::AllRead,
         Self::NoticesSaved,
+        Self::FeedRevoked,
     ];
 
     /// The message's code (for `?m=`) beside its text.
@@ -169,6 +171,10 @@ impl Message {
             Self::NoticeRead => ("notice-read", "Marked read."),
             Self::AllRead => ("all-read", "Every notice is marked read."),
             Self::NoticesSaved => ("notices-saved", "Your notice settings are saved."),
+            Self::FeedRevoked => (
+                "feed-revoked",
+                "Your feed is off: its address no longer works.",
+            ),
         }
     }
 

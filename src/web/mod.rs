@@ -23,6 +23,7 @@ pub mod documents;
 pub mod drafts;
 pub mod editor;
 pub mod error;
+pub mod feeds;
 pub mod folder_moves;
 mod folder_tree;
 pub mod folders;

@@ -363,6 +363,8 @@ async fn notices(app: &TestApp, shown: &mut Shown) {
             post("/account/notices", &on),
         )
         .await;
+    let off = "/account/feed/revoke";
+    shown.compare(app, post(off, &[]), post(off, &[])).await;
 }
 
 #[tokio::test]

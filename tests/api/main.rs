@@ -10,6 +10,7 @@ mod documents;
 mod drafts;
 mod drafts_access;
 mod faults;
+mod feeds;
 mod flash;
 mod folder_moves;
 mod folder_search;

@@ -145,7 +145,7 @@ test('history lists both revisions and the diff marks what changed', async () =>
   assert.equal(await revisions.count(), 2);
   assert.match(await revisions.filter({ hasText: 'Revision 2' }).textContent(), /current/);
 
-  await page.getByRole('link', { name: 'changes' }).click();
+  await page.getByRole('link', { name: 'changes', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Changes from revision 1 to 2' }).waitFor();
   assert.match(await page.locator('table.diff tr.del').textContent(), /pears/);
   assert.match(await page.locator('table.diff tr.add').textContent(), /plums/);

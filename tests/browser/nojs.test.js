@@ -76,7 +76,7 @@ test('without JavaScript: history, diff and restoring a revision', async () => {
 
   await page.getByRole('link', { name: 'History' }).click();
   assert.equal(await page.locator('ol.revisions > li').count(), 2);
-  await page.getByRole('link', { name: 'changes' }).click();
+  await page.getByRole('link', { name: 'changes', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Changes from revision 1 to 2' }).waitFor();
   assert.match(await page.locator('table.diff tr.add').textContent(), /three/);
 

@@ -18,6 +18,8 @@ pub struct Model {
     pub watch_own: i64,
     /// When they last looked at recent changes.
     pub changes_seen_at: Option<i64>,
+    /// The hash of the token that opens their feed of recent changes.
+    pub feed_token_hash: Option<Vec<u8>>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -5,6 +5,7 @@
 //! every reader here goes through it.
 
 pub mod fan_out;
+pub mod feeds;
 pub mod inbox;
 pub mod queue;
 pub mod recent;

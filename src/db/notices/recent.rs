@@ -41,6 +41,8 @@ pub struct Scope {
     pub space: Option<InSpace>,
     /// A tidied folder path: it and the folders under it.
     pub folder: Option<String>,
+    /// Only this document (its id).
+    pub doc: Option<String>,
     /// Only revisions saved before this time (the next page).
     pub before: Option<i64>,
 }
@@ -64,8 +66,14 @@ pub async fn list(
     if let Some(space) = scope.space {
         sql.push_str(&format!(" AND {}", space.condition("$1")));
     }
+    let mut next = 4;
     if scope.folder.is_some() {
-        sql.push_str(&format!(" AND {}", in_folder("d.folder", "$4", "$5")));
+        let (folder, under) = (format!("${next}"), format!("${}", next + 1));
+        sql.push_str(&format!(" AND {}", in_folder("d.folder", &folder, &under)));
+        next += 2;
+    }
+    if scope.doc.is_some() {
+        sql.push_str(&format!(" AND d.id = ${next}"));
     }
     sql.push_str(" ORDER BY r.created_at DESC, r.doc_seq DESC, r.rev DESC LIMIT $3");
     let mut q = crate::db::query_as::<ChangeRow>(sql)
@@ -74,6 +82,9 @@ pub async fn list(
         .bind(most);
     if let Some(folder) = &scope.folder {
         q = q.bind(folder.clone()).bind(format!("{folder}/"));
+    }
+    if let Some(doc) = &scope.doc {
+        q = q.bind(doc.clone());
     }
     q.fetch_all(ex).await
 }
