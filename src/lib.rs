@@ -219,6 +219,15 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/d/{id}/move", post().to(crate::web::moves::move_apply))
         .route("/d/{id}/history", get().to(history::document_history))
         .service(
+            resource("/d/{id}/editing")
+                .route(get().to(crate::web::presence::editing_show))
+                .route(post().to(crate::web::presence::editing_here)),
+        )
+        .route(
+            "/d/{id}/catch-up",
+            post().to(crate::web::presence::catch_up),
+        )
+        .service(
             resource("/d/{id}/watch")
                 .route(get().to(crate::web::watch::document_watch_show))
                 .route(post().to(crate::web::watch::document_watch_set)),

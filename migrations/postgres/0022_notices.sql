@@ -63,3 +63,10 @@ ALTER TABLE users ADD COLUMN watch_own BIGINT NOT NULL DEFAULT 1 CHECK (watch_ow
 ALTER TABLE users ADD COLUMN changes_seen_at BIGINT;
 ALTER TABLE users ADD COLUMN feed_token_hash BYTEA;
 CREATE UNIQUE INDEX users_by_feed_token ON users (feed_token_hash) WHERE feed_token_hash IS NOT NULL;
+
+CREATE TABLE editing_now (
+    doc_seq BIGINT NOT NULL REFERENCES documents (seq) ON DELETE CASCADE,
+    user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    seen_at BIGINT NOT NULL,
+    PRIMARY KEY (doc_seq, user_id)
+);

@@ -75,3 +75,12 @@ ALTER TABLE users ADD COLUMN changes_seen_at INTEGER;
 -- The person's feed of recent changes is opened by a token; only its hash is kept.
 ALTER TABLE users ADD COLUMN feed_token_hash BLOB;
 CREATE UNIQUE INDEX users_by_feed_token ON users (feed_token_hash) WHERE feed_token_hash IS NOT NULL;
+
+-- Who has a document open in an editor, as its editors last said (every few
+-- seconds while the editor is open): shown to the others.
+CREATE TABLE editing_now (
+    doc_seq INTEGER NOT NULL REFERENCES documents (seq) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    seen_at INTEGER NOT NULL,
+    PRIMARY KEY (doc_seq, user_id)
+) STRICT, WITHOUT ROWID;

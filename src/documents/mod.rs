@@ -57,7 +57,7 @@ pub use merge::{Chunk, Merge};
 pub use place::Place;
 pub use render::{RENDER_VERSION, render_markdown, render_page};
 pub use revisions::Revision;
-pub use save::{Conflicted, OnStale, Saved, save};
+pub use save::{Conflicted, OnStale, Saved, catch_up, save};
 pub use search::{search, search_in};
 pub use search_query::{Found, SearchHit};
 pub use tasks::set_task;

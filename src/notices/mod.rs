@@ -6,6 +6,7 @@
 pub mod feeds;
 pub mod mentions;
 pub mod notifier;
+pub mod presence;
 pub mod recent;
 
 use crate::clock::now_ms;

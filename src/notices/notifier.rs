@@ -58,6 +58,7 @@ pub async fn run(db: Db) {
 async fn forget_old(db: &Db, now: i64) -> Result<(), Error> {
     let tx = db.begin_write().await?;
     inbox::forget_read(&*tx, now - KEEP_READ_MS).await?;
+    crate::db::notices::presence::forget(&*tx, now - 3600 * 1000).await?;
     tx.commit().await
 }
 

@@ -45,6 +45,7 @@ pub mod new_drafts;
 pub mod oidc;
 pub mod params;
 mod place_fields;
+pub mod presence;
 pub mod preview;
 pub mod respond;
 pub mod resume;

@@ -37,6 +37,7 @@ mod ownership;
 mod page_cache;
 mod people;
 mod permissions;
+mod presence;
 mod preview;
 mod proxies;
 mod proxy_sign_in;

@@ -129,6 +129,65 @@ test('a colleague\'s edit and mention reach the inbox, and lead to the change', 
   await danaCtx.close();
 });
 
+test('two people in one editor see each other, and the second takes the first one\'s changes before saving', async () => {
+  const adminCtx = await newContext(browser);
+  const admin = await adminCtx.newPage();
+  await signIn(admin);
+  const title = unique('Shared runbook');
+  await admin.goto('/new');
+  await admin.getByLabel('Title').fill(title);
+  await editorBody(admin).fill('Line one.\nLine two.\nLine three.');
+  await admin.getByLabel('Space').selectOption({ label: 'Team' });
+  await admin.getByRole('button', { name: 'Save' }).click();
+  await admin.getByRole('heading', { level: 1, name: title }).waitFor();
+  const docPath = new URL(admin.url()).pathname;
+
+  const name = `eli${process.pid}`;
+  await admin.goto('/admin/users');
+  await admin.getByLabel('Username').fill(name);
+  await admin.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
+  await admin.getByRole('button', { name: 'Add account' }).click();
+  await admin.locator('.banner').first().waitFor();
+  const eliCtx = await newContext(browser);
+  const eli = await eliCtx.newPage();
+  await eli.goto('/login');
+  await eli.getByLabel('Username').fill(name);
+  await eli.getByLabel('Password').fill('a long enough password');
+  await eli.getByRole('button', { name: 'Sign in' }).click();
+  await eli.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+
+  await admin.goto(`${docPath}/edit`);
+  await eli.goto(`${docPath}/edit`);
+  await eli.locator('#editing-now', { hasText: `Also editing now: ${ADMIN}` }).waitFor();
+  await admin.locator('#editing-now', { hasText: `Also editing now: ${name}` }).waitFor();
+
+  // Eli changes the last line; the admin saves a change to the first.
+  await editorBody(eli).fill('Line one.\nLine two.\nLine THREE.');
+  await editorBody(admin).fill('LINE ONE.\nLine two.\nLine three.');
+  await admin.getByRole('button', { name: 'Save' }).click();
+  await admin.getByRole('heading', { level: 1, name: title }).waitFor();
+
+  // Eli is told who saved, and takes those changes into the editor.
+  const notice = eli.locator('.saved-since', { hasText: `${ADMIN} saved version 2 while you were editing` });
+  await notice.waitFor();
+  await eli.screenshot({ path: path.join(OUT, 'editing-now-desktop-light.png') });
+  await eli.setViewportSize(PHONE);
+  await eli.emulateMedia({ colorScheme: 'dark' });
+  await eli.screenshot({ path: path.join(OUT, 'editing-now-phone-dark.png') });
+  const width = await eli.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `the editor with the notice fits a phone (${width}px)`);
+  await notice.getByRole('button', { name: 'Merge their changes into yours' }).click();
+  await eli.locator('.banner', { hasText: 'Nothing is saved yet' }).waitFor();
+  assert.equal(await editorBody(eli).inputValue(), 'LINE ONE.\nLine two.\nLine THREE.');
+  await eli.getByRole('button', { name: 'Save' }).click();
+  await eli.getByRole('heading', { level: 1, name: title }).waitFor();
+  await eli.locator('.banner', { hasText: 'Saved.' }).waitFor();
+  assert.match(await eli.locator('.prose').innerText(), /LINE ONE\.[\s\S]*Line THREE\./);
+
+  await adminCtx.close();
+  await eliCtx.close();
+});
+
 test('without JavaScript: the inbox, marking read and watching work as plain pages', async () => {
   const ctx = await newContext(browser, { javaScriptEnabled: false });
   const page = await ctx.newPage();

@@ -26,9 +26,11 @@ pub struct Table {
 /// target's triggers from each document's tags and links (a link may lead to
 /// each document copied with its title; one that followed a renamed document is
 /// resolved again by title); `change_queue` holds changes the source has told or
-/// will tell (the copy empties the target's, which its revisions' trigger fills).
+/// will tell (the copy empties the target's, which its revisions' trigger fills);
+/// `editing_now` is of the moment.
 pub const NOT_COPIED: &[&str] = &[
     "change_queue",
+    "editing_now",
     "document_link_ends",
     "document_links",
     "document_tags",

@@ -19,6 +19,7 @@ pub mod document_tags;
 pub mod document_watches;
 pub mod documents;
 pub mod drafts;
+pub mod editing_now;
 pub mod group_members;
 pub mod identities;
 pub mod invitations;
@@ -102,5 +103,6 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(place_watches::Entity)?,
         shape(change_queue::Entity)?,
         shape(notices::Entity)?,
+        shape(editing_now::Entity)?,
     ])
 }

@@ -46,3 +46,23 @@ pub async fn save(
     }
     careful::save(db, (id, base), &doc, &page, on_stale, actor).await
 }
+
+/// The user's text `mine`, based on version `base`, with what others saved
+/// since merged in, without saving anything (the editor's "merge their
+/// changes into yours"): the merged text and the version it is now based on.
+/// Overlapping changes are `DocError::Conflict`, as a save would meet them.
+pub async fn catch_up(
+    db: &Db,
+    id: &DocId,
+    base: i64,
+    mine: Valid,
+    cap: usize,
+    actor: Caller<'_>,
+) -> Result<(Valid, i64), DocError> {
+    let current = super::access::authorize(&db.read, id, actor, super::Access::Edit).await?;
+    if current.version == base {
+        return Ok((mine, base));
+    }
+    let merged = stale::merge_onto(&db.read, &current, base, &mine, cap).await?;
+    Ok((merged, current.version))
+}

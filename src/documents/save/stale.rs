@@ -4,7 +4,7 @@
 //! beside the text.
 
 use super::super::{DocError, Document, Merge, Revision, Valid, merge, place, revisions};
-use crate::db::WriteTx;
+use crate::db::{Conn, WriteTx};
 
 /// What a save does when someone else saved after its base version.
 #[derive(Clone, Copy, Debug)]
@@ -59,14 +59,15 @@ impl OnStale {
             Self::Refuse => Err(DocError::Stale {
                 current: Box::new(current.clone()),
             }),
-            Self::Merge { cap } => merge_onto(tx, current, base, mine, cap).await,
+            Self::Merge { cap } => merge_onto(&**tx, current, base, mine, cap).await,
         }
     }
 }
 
-/// The user's text merged with what was saved since `base`, or why it cannot be.
-async fn merge_onto(
-    tx: &mut WriteTx,
+/// The user's text merged with what was saved since `base`, or why it cannot
+/// be; reads only (a save runs it in its write transaction).
+pub(super) async fn merge_onto(
+    ex: &impl Conn,
     current: &Document,
     base: i64,
     mine: &Valid,
@@ -74,15 +75,15 @@ async fn merge_onto(
 ) -> Result<Valid, DocError> {
     if base > current.version {
         return Err(DocError::Stale {
-            current: with_saver(tx, current).await?,
+            current: with_saver(ex, current).await?,
         });
     }
-    let Some(base_rev) = revisions::find(&**tx, current.seq, base).await? else {
+    let Some(base_rev) = revisions::find(ex, current.seq, base).await? else {
         return Err(DocError::Stale {
-            current: with_saver(tx, current).await?,
+            current: with_saver(ex, current).await?,
         });
     };
-    let base_text = revisions::text(&**tx, current.seq, &base_rev.text_hash).await?;
+    let base_text = revisions::text(ex, current.seq, &base_rev.text_hash).await?;
     let merge = merge::merge(&base_text, &current.body, mine.body());
     let title = merge::merge_title(&base_rev.title, &current.title, mine.title());
     match title {
@@ -101,7 +102,7 @@ async fn merge_onto(
             Ok(merged.with_place(folder, tags))
         }
         title => Err(DocError::Conflict {
-            current: with_saver(tx, current).await?,
+            current: with_saver(ex, current).await?,
             conflict: Box::new(Conflicted {
                 base,
                 merge,
@@ -113,9 +114,9 @@ async fn merge_onto(
 
 /// `current` with the name of who saved it, for the page that shows the user's
 /// save beside it.
-async fn with_saver(tx: &mut WriteTx, current: &Document) -> Result<Box<Document>, DocError> {
+async fn with_saver(ex: &impl Conn, current: &Document) -> Result<Box<Document>, DocError> {
     let mut doc = current.clone();
-    doc.saved_by = revisions::find(&**tx, doc.seq, doc.version)
+    doc.saved_by = revisions::find(ex, doc.seq, doc.version)
         .await?
         .and_then(|r| r.author);
     Ok(Box::new(doc))
