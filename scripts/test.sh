@@ -34,10 +34,11 @@ if [ ! -x .venv/bin/schemathesis ] || [ ! -x .venv/bin/openapi-spec-validator ];
     "schemathesis==4.32.*" "openapi-spec-validator==0.9.*"
 fi
 
-# A feed parser, as a feed reader reads quire's Atom feeds (tests/api/feeds.rs).
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import feedparser' 2>/dev/null; then
-  say "installing feedparser into .venv"
-  .venv/bin/pip install --quiet --disable-pip-version-check "feedparser==6.0.*"
+# A feed parser, as a feed reader reads quire's Atom feeds (tests/api/feeds.rs), and
+# a real SMTP server the mail tests start on loopback (tests/api/mail.rs).
+if ! .venv/bin/python -c 'import feedparser, aiosmtpd' 2>/dev/null; then
+  say "installing feedparser and aiosmtpd into .venv"
+  .venv/bin/pip install --quiet --disable-pip-version-check "feedparser==6.0.*" "aiosmtpd==1.4.*"
 fi
 
 # hadolint for the Dockerfile check.

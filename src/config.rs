@@ -7,9 +7,11 @@ use clap::{Args, CommandFactory, Parser, ValueEnum};
 
 use crate::cidr::CidrList;
 
+mod mail;
 mod sign_in;
 mod unknown;
 mod values;
+pub use mail::{Mail, SmtpSecurity};
 pub use sign_in::SignIn;
 pub use unknown::{UnknownSetting, unknown_settings, warn_about_unknown_settings};
 use values::{header_name, public_url};
@@ -268,6 +270,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub sign_in: SignIn,
+
+    #[command(flatten)]
+    pub mail: Mail,
 }
 
 /// A bare parser so tests and tools can build a `Config` from defaults plus overrides.
@@ -362,6 +367,7 @@ impl Config {
             other => self
                 .sign_in
                 .value_of(other)
+                .or_else(|| self.mail.value_of(other))
                 .unwrap_or_else(|| format!("<{other}>")),
         }
     }

@@ -61,6 +61,13 @@ pub fn app(cfg: &mut ServiceConfig) {
     .route("/static/{hash}/{name}", get().to(assets::serve))
     .route("/favicon.ico", get().to(assets::favicon))
     .route("/api/v1/openapi.json", get().to(api_openapi::openapi_json))
+    // An unsubscribe link works from a mail program, without a session or a
+    // CSRF token: its key names the person, and it can only stop mail.
+    .service(
+        resource("/unsubscribe/{key}")
+            .route(get().to(crate::web::mail::unsubscribe_show))
+            .route(post().to(crate::web::mail::unsubscribe_apply)),
+    )
     .service(public(
         resource("/api/docs").route(get().to(api_openapi::docs_page)),
     ))
@@ -266,6 +273,7 @@ fn signed_in(cfg: &mut ServiceConfig) {
         )
         .route("/account/notices", post().to(account::notices_save))
         .route("/account/feed", post().to(crate::web::feeds::feed_make))
+        .route("/account/mail", post().to(crate::web::mail::mail_save))
         .route(
             "/account/feed/revoke",
             post().to(crate::web::feeds::feed_revoke),

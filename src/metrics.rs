@@ -170,6 +170,20 @@ pub fn write_search_errors(out: &mut String) {
     let _ = writeln!(out, "quire_search_errors_total {n}");
 }
 
+static MAIL_FAILURES: AtomicU64 = AtomicU64::new(0);
+
+/// Called when the SMTP server refused a mail or could not be reached.
+pub fn record_mail_failure() {
+    MAIL_FAILURES.fetch_add(1, Ordering::Relaxed);
+}
+
+pub fn write_mail_failures(out: &mut String) {
+    out.push_str("# HELP quire_mail_failures_total Tries to send a mail that failed.\n");
+    out.push_str("# TYPE quire_mail_failures_total counter\n");
+    let n = MAIL_FAILURES.load(Ordering::Relaxed);
+    let _ = writeln!(out, "quire_mail_failures_total {n}");
+}
+
 static STARTED: OnceLock<f64> = OnceLock::new();
 
 fn unix_now() -> f64 {

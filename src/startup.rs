@@ -40,6 +40,13 @@ impl Application {
         db.watch_changes();
         tokio::spawn(crate::documents::rerender::redo_old_pages(db.clone()));
         tokio::spawn(crate::notices::notifier::run(db.clone()));
+        match crate::notices::mail::Mailer::from_config(&config) {
+            Ok(Some(mailer)) => {
+                tokio::spawn(crate::notices::mail::run(db.clone(), mailer));
+            }
+            Ok(None) => {}
+            Err(e) => anyhow::bail!("{e}"),
+        }
         let listener =
             TcpListener::bind(&config.bind).with_context(|| format!("binding {}", config.bind))?;
         let port = listener.local_addr()?.port();

@@ -58,7 +58,8 @@ CREATE TABLE notices (
     count      INTEGER NOT NULL DEFAULT 1,
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
-    read_at    INTEGER
+    read_at    INTEGER,
+    mailed_at  INTEGER
 ) STRICT;
 CREATE INDEX notices_by_user ON notices (user_id, read_at, updated_at);
 CREATE UNIQUE INDEX notices_unread_per_document ON notices (user_id, doc_seq, kind)
@@ -84,3 +85,36 @@ CREATE TABLE editing_now (
     seen_at INTEGER NOT NULL,
     PRIMARY KEY (doc_seq, user_id)
 ) STRICT, WITHOUT ROWID;
+
+-- Mail: where a person's notices go, how often ('instant', 'hourly', 'daily',
+-- 'off'), the key of their unsubscribe links, and when their last mail was
+-- written.
+ALTER TABLE users ADD COLUMN email TEXT;
+ALTER TABLE users ADD COLUMN mail_every TEXT NOT NULL DEFAULT 'daily'
+    CHECK (mail_every IN ('instant', 'hourly', 'daily', 'off'));
+ALTER TABLE users ADD COLUMN mail_key TEXT;
+ALTER TABLE users ADD COLUMN mailed_at INTEGER;
+CREATE UNIQUE INDEX users_by_mail_key ON users (mail_key) WHERE mail_key IS NOT NULL;
+
+-- Mail waiting to be sent, written from notices in one transaction with
+-- marking them mailed; a sender claims a row for a while (`claimed_until`),
+-- sends it and marks it sent, or tries again later (`next_try_at`), up to a
+-- limit (`failed_at`).
+CREATE TABLE mail_outbox (
+    id            INTEGER PRIMARY KEY,
+    user_id       INTEGER REFERENCES users (id) ON DELETE CASCADE,
+    to_addr       TEXT NOT NULL,
+    subject       TEXT NOT NULL,
+    text_body     TEXT NOT NULL,
+    html_body     TEXT NOT NULL,
+    unsubscribe   TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    next_try_at   INTEGER NOT NULL,
+    attempts      INTEGER NOT NULL DEFAULT 0,
+    claimed_until INTEGER,
+    sent_at       INTEGER,
+    failed_at     INTEGER,
+    last_error    TEXT
+) STRICT;
+CREATE INDEX mail_outbox_due ON mail_outbox (next_try_at)
+    WHERE sent_at IS NULL AND failed_at IS NULL;

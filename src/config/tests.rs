@@ -92,6 +92,20 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
         ("--oidc-groups-claim", "roles", "roles"),
         ("--oidc-create-accounts", "false", "false"),
         ("--password-sign-in", "false", "false"),
+        ("--smtp-host", "smtp.example.org", "smtp.example.org"),
+        ("--smtp-port", "465", "465"),
+        ("--smtp-security", "tls", "tls"),
+        ("--smtp-user", "quire", "quire"),
+        (
+            "--smtp-password-file",
+            "/run/secrets/smtp",
+            "/run/secrets/smtp",
+        ),
+        (
+            "--mail-from",
+            "quire <quire@example.org>",
+            "quire <quire@example.org>",
+        ),
     ];
     // A switch takes no value.
     let args = given

@@ -4,6 +4,7 @@
 //! is filtered by what they may read at the moment it is shown.
 
 pub mod feeds;
+pub mod mail;
 pub mod mentions;
 pub mod notifier;
 pub mod presence;
@@ -164,4 +165,60 @@ pub async fn set_watch_own(db: &Db, actor: Actor<'_>, on: bool) -> Result<(), Do
     watches::set_watch_own(&*tx, actor.user_id, on).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// How often a person wants mail about their notices.
+pub const MAIL_EVERY: [&str; 4] = ["instant", "hourly", "daily", "off"];
+
+/// A person's mail settings: their address (if any) and how often.
+pub async fn mail_settings(
+    db: &Db,
+    actor: Actor<'_>,
+) -> Result<(Option<String>, String), DocError> {
+    Ok(crate::db::notices::mail::settings(&db.read, actor.user_id).await?)
+}
+
+/// Sets where and how often a person's notices are mailed; an empty address
+/// means no mail.
+pub async fn set_mail(db: &Db, actor: Actor<'_>, email: &str, every: &str) -> Result<(), DocError> {
+    let email = email.trim();
+    if !MAIL_EVERY.contains(&every) {
+        return Err(DocError::Invalid(
+            "Choose how often: instant, hourly, daily or off.".into(),
+        ));
+    }
+    let email = match email {
+        "" => None,
+        e if e.len() <= 254 && e.parse::<lettre::Address>().is_ok() => Some(e),
+        e => {
+            return Err(DocError::Invalid(format!(
+                "{e:?} is not an email address quire can send to."
+            )));
+        }
+    };
+    let key = crate::random::random_token();
+    let tx = db.begin_write().await?;
+    crate::db::notices::mail::set_settings(&*tx, actor.user_id, email, every, &key).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The address an unsubscribe link's key mails to, and whether mail is on.
+pub async fn unsubscribing(db: &Db, key: &str) -> Result<Option<(String, bool)>, DocError> {
+    if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(None);
+    }
+    Ok(crate::db::notices::mail::by_key(&db.read, key).await?)
+}
+
+/// Turns mail off for the person whose unsubscribe link this is; false for
+/// a link that is no one's.
+pub async fn unsubscribe(db: &Db, key: &str) -> Result<bool, DocError> {
+    if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(false);
+    }
+    let tx = db.begin_write().await?;
+    let done = crate::db::notices::mail::unsubscribe(&*tx, key).await?;
+    tx.commit().await?;
+    Ok(done)
 }

@@ -41,6 +41,8 @@ struct SettingsPartial<'a> {
     link_to: Option<&'a str>,
     /// They watch what they create, edit or are mentioned in.
     watch_own: bool,
+    /// Where and how often their notices are mailed, when quire sends mail.
+    mail: Option<(String, String)>,
 }
 
 pub fn account_error(e: AccountError) -> AppError {
@@ -88,6 +90,14 @@ pub(super) async fn settings(
     };
     let watch_own = crate::notices::watch_own(&state.db, super::params::actor(user)).await?;
     let has_feed = crate::notices::feeds::has_token(&state.db, super::params::actor(user)).await?;
+    let mail = match state.config.mail.smtp_host {
+        Some(_) => {
+            let (email, every) =
+                crate::notices::mail_settings(&state.db, super::params::actor(user)).await?;
+            Some((email.unwrap_or_default(), every))
+        }
+        None => None,
+    };
     let tokens = rows
         .into_iter()
         .map(|t| TokenView {
@@ -111,6 +121,7 @@ pub(super) async fn settings(
             known_as,
             link_to,
             watch_own,
+            mail,
         },
     ))
 }

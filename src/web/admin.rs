@@ -49,6 +49,9 @@ struct UsersPartial<'a> {
     users: Vec<UserView>,
     me: i64,
     error: Option<&'a str>,
+    /// Mail waiting and given up on, and the latest failed tries, when quire
+    /// sends mail.
+    mail: Option<(i64, i64, Vec<crate::notices::mail::Failure>)>,
 }
 
 async fn users_page(
@@ -69,6 +72,18 @@ async fn users_page(
             created: Stamp::at(u.created_at),
         })
         .collect();
+    let mail = match state.config.mail.smtp_host {
+        Some(_) => {
+            let (waiting, failed) = crate::notices::mail::outbox(&state.db)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            let tries = crate::notices::mail::failures(&state.db)
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            Some((waiting, failed, tries))
+        }
+        None => None,
+    };
     Ok(respond::fragment(
         status,
         "Users",
@@ -76,6 +91,7 @@ async fn users_page(
             users,
             me: admin.0.id,
             error,
+            mail,
         },
     ))
 }

@@ -44,11 +44,12 @@ pub enum Message {
     AllRead,
     NoticesSaved,
     FeedRevoked,
+    MailSaved,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 38] = [
+    pub const ALL: [Self; 39] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -87,6 +88,7 @@ impl Message {
         Self::AllRead,
         Self::NoticesSaved,
         Self::FeedRevoked,
+        Self::MailSaved,
     ];
 
     /// The message's code (for `?m=`) beside its text.
@@ -175,6 +177,7 @@ impl Message {
                 "feed-revoked",
                 "Your feed is off: its address no longer works.",
             ),
+            Self::MailSaved => ("mail-saved", "Your mail settings are saved."),
         }
     }
 

@@ -94,9 +94,11 @@ pub async fn metrics_show(
     http.write(&mut out);
     metrics::write_writer_wait(&mut out);
     metrics::write_search_errors(&mut out);
+    metrics::write_mail_failures(&mut out);
     write_pools(&mut out, &state);
     write_cache(&mut out, &state);
     write_documents(&mut out, &state).await;
+    write_outbox(&mut out, &state).await;
     let config = state.config.clone();
     if let Some(seconds) = lag.get(|| crate::ops::replica::file_replica_lag(&config)) {
         write_gauge(
@@ -189,6 +191,22 @@ async fn write_documents(out: &mut String, state: &AppState) {
             ],
         ),
         Err(e) => tracing::warn!(error = %e, "counting documents for /metrics"),
+    }
+}
+
+/// Mail waiting to be sent and mail given up on.
+async fn write_outbox(out: &mut String, state: &AppState) {
+    match crate::notices::mail::outbox(&state.db).await {
+        Ok((waiting, failed)) => write_gauge(
+            out,
+            "quire_mail_outbox",
+            "Mail in the outbox: waiting to be sent, or given up on after every try failed.",
+            &[
+                ("state=\"waiting\"".into(), waiting as f64),
+                ("state=\"failed\"".into(), failed as f64),
+            ],
+        ),
+        Err(e) => tracing::warn!(error = %e, "counting mail for /metrics"),
     }
 }
 

@@ -36,6 +36,7 @@ pub mod invitations;
 pub mod links;
 pub mod list_page;
 pub mod login;
+pub mod mail;
 pub mod message;
 pub mod metrics;
 pub mod middleware;

@@ -365,6 +365,14 @@ async fn notices(app: &TestApp, shown: &mut Shown) {
         .await;
     let off = "/account/feed/revoke";
     shown.compare(app, post(off, &[]), post(off, &[])).await;
+    let mail = [("email", "alice@example.org"), ("every", "daily")];
+    shown
+        .compare(
+            app,
+            post("/account/mail", &mail),
+            post("/account/mail", &mail),
+        )
+        .await;
 }
 
 #[tokio::test]

@@ -21,6 +21,8 @@ mod person;
 pub use person::{Person, told};
 #[path = "helpers/postgres.rs"]
 mod postgres;
+#[path = "helpers/smtp.rs"]
+pub mod smtp;
 pub use command::{quire, run_quire};
 pub use postgres::{
     fresh_postgres_database, on_postgres, postgres_server, postgres_server_or_skip,

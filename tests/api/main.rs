@@ -27,6 +27,7 @@ mod link_secrecy;
 mod links;
 mod list_cache;
 mod listing;
+mod mail;
 mod merge;
 mod metrics;
 mod new_drafts;

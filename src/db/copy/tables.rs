@@ -66,6 +66,7 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("document_watches", &["doc_seq", "user_id"], None),
     ("place_watches", &["space_id", "folder", "user_id"], None),
     ("notices", &["id"], Some("id")),
+    ("mail_outbox", &["id"], Some("id")),
 ];
 
 /// Every table the copy moves, in order; refuses an entity the list above

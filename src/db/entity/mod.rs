@@ -24,6 +24,7 @@ pub mod group_members;
 pub mod identities;
 pub mod invitations;
 pub mod login_failures;
+pub mod mail_outbox;
 pub mod new_drafts;
 pub mod notices;
 pub mod place_watches;
@@ -104,5 +105,6 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(change_queue::Entity)?,
         shape(notices::Entity)?,
         shape(editing_now::Entity)?,
+        shape(mail_outbox::Entity)?,
     ])
 }

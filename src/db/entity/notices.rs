@@ -18,6 +18,7 @@ pub struct Model {
     pub created_at: i64,
     pub updated_at: i64,
     pub read_at: Option<i64>,
+    pub mailed_at: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -20,6 +20,12 @@ pub struct Model {
     pub changes_seen_at: Option<i64>,
     /// The hash of the token that opens their feed of recent changes.
     pub feed_token_hash: Option<Vec<u8>>,
+    /// Where their notices are mailed, how often, the key of their
+    /// unsubscribe links, and when their last mail was written.
+    pub email: Option<String>,
+    pub mail_every: String,
+    pub mail_key: Option<String>,
+    pub mailed_at: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

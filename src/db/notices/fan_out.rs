@@ -165,7 +165,7 @@ pub async fn tell_document(
          ON CONFLICT (user_id, doc_seq, kind) WHERE read_at IS NULL AND doc_seq IS NOT NULL
          DO UPDATE SET count = notices.count + 1,
              last_rev = coalesce(excluded.last_rev, notices.last_rev),
-             actor = excluded.actor, updated_at = excluded.updated_at",
+             actor = excluded.actor, updated_at = excluded.updated_at, mailed_at = NULL",
     )
     .bind(user)
     .bind(kind)

@@ -7,6 +7,7 @@
 pub mod fan_out;
 pub mod feeds;
 pub mod inbox;
+pub mod mail;
 pub mod presence;
 pub mod queue;
 pub mod recent;
