@@ -26,9 +26,10 @@ CREATE INDEX place_watches_by_user ON place_watches (user_id);
 -- Changes not yet told: a revision (`kind` 'rev', written by the trigger below
 -- in the save's own transaction), a document shared with a person or group
 -- ('share'), a person or group added to a space ('space'). The notifier takes
--- them in order, makes the notices and deletes them, in one transaction.
+-- them in order, makes the notices and deletes them, in one transaction. (No
+-- AUTOINCREMENT: its bookkeeping would be one more write in every save.)
 CREATE TABLE change_queue (
-    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    id         INTEGER PRIMARY KEY,
     kind       TEXT NOT NULL CHECK (kind IN ('rev', 'share', 'space')),
     doc_seq    INTEGER,
     rev        INTEGER,

@@ -6,6 +6,7 @@
 //! of the access statement at the moment the notice is made (and again when
 //! it is shown).
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::mentions;
@@ -72,14 +73,8 @@ pub async fn tell_waiting(db: &Db) -> Result<usize, Error> {
     let tx = db.begin_write().await?;
     let batch = queue::take(&*tx, BATCH).await?;
     let now = now_ms();
-    let mut failed = None;
-    for change in &batch {
-        if let Err(e) = tell(&*tx, change, now).await {
-            failed = Some(e);
-            break;
-        }
-    }
-    let Some(e) = failed else {
+    let told = tell_all(&*tx, &batch, now).await;
+    let Err(e) = told else {
         let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
         queue::done(&*tx, &ids).await?;
         tx.commit().await?;
@@ -89,7 +84,7 @@ pub async fn tell_waiting(db: &Db) -> Result<usize, Error> {
     tracing::warn!(error = %e, "a batch of changes failed; telling them one by one");
     for change in &batch {
         let tx = db.begin_write().await?;
-        if let Err(e) = tell(&*tx, change, now).await {
+        if let Err(e) = tell_all(&*tx, std::slice::from_ref(change), now).await {
             drop(tx);
             tracing::error!(error = %e, change = ?change, "a change could not be told; it is dropped");
             let tx = db.begin_write().await?;
@@ -103,50 +98,87 @@ pub async fn tell_waiting(db: &Db) -> Result<usize, Error> {
     Ok(batch.len())
 }
 
-async fn tell(ex: &impl Conn, change: &Queued, now: i64) -> Result<(), Error> {
-    match (change.kind.as_str(), change.doc_seq, change.space_id) {
-        ("rev", Some(doc), _) => revision(ex, doc, change.rev.unwrap_or(0), now).await,
-        ("share", Some(doc), _) => shared(ex, change, doc, now).await,
-        ("space", _, Some(space)) => joined(ex, change, space, now).await,
-        _ => Ok(()),
+/// Tells a batch in order, the revisions of each document between two other
+/// changes together (ten saves of one page are one statement per author, not
+/// ten): a share told after a save must not make its save reach the new reader.
+async fn tell_all(ex: &impl Conn, batch: &[Queued], now: i64) -> Result<(), Error> {
+    let mut saved: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
+    for change in batch {
+        if let ("rev", Some(doc), Some(rev)) = (change.kind.as_str(), change.doc_seq, change.rev) {
+            let range = saved.entry(doc).or_insert((rev, rev));
+            *range = (range.0.min(rev), range.1.max(rev));
+            continue;
+        }
+        for (doc, range) in std::mem::take(&mut saved) {
+            revisions(ex, doc, range, now).await?;
+        }
+        match (change.kind.as_str(), change.doc_seq, change.space_id) {
+            ("share", Some(doc), _) => shared(ex, change, doc, now).await?,
+            ("space", _, Some(space)) => joined(ex, change, space, now).await?,
+            _ => {}
+        }
     }
+    for (doc, range) in saved {
+        revisions(ex, doc, range, now).await?;
+    }
+    Ok(())
 }
 
-/// A saved revision: its author watches the document (unless they turned that
-/// off), everyone watching it, its folder or its space who may read it is
-/// told, and so is everyone it mentions for the first time (who then watches
-/// it, unless they turned that off).
-async fn revision(ex: &impl Conn, doc: i64, rev: i64, now: i64) -> Result<(), Error> {
-    let Some(facts) = fan_out::revision(ex, doc, rev).await? else {
+/// Revisions `first` to `last` of a document: each author watches it (unless
+/// they turned that off), everyone watching it, its folder or its space who
+/// may read it is told of each author's saves, and everyone it mentions for
+/// the first time is told (and then watches it, unless they turned that off).
+async fn revisions(ex: &impl Conn, doc: i64, range: (i64, i64), now: i64) -> Result<(), Error> {
+    let Some(facts) = fan_out::document(ex, doc).await? else {
         return Ok(());
     };
     if facts.deleted {
         return Ok(());
     }
-    let author = facts.author.as_deref();
-    if let Some(id) = facts.author_id
-        && facts.watch_own
-    {
-        fan_out::watch_unless_said(ex, doc, id, now).await?;
-    }
-    let mut watchers = fan_out::watching(ex, doc, facts.space_id, &facts.folder).await?;
-    watchers.retain(|w| Some(*w) != facts.author_id);
-    for (user, access, _) in fan_out::access_of(ex, doc, &watchers).await? {
-        if access.may_read() {
-            fan_out::tell_document(ex, user, "edited", doc, author, Some(rev), now).await?;
+    let saves = fan_out::authors(ex, doc, range).await?;
+    let mut watching_now: Vec<i64> = Vec::new();
+    for s in &saves {
+        if let Some(id) = s.author_id
+            && s.watch_own
+            && !watching_now.contains(&id)
+        {
+            fan_out::watch_unless_said(ex, doc, id, now).await?;
+            watching_now.push(id);
         }
     }
-    if !facts.has_at {
-        return Ok(());
+    // Runs of saves by one author, each told as one.
+    let mut i = 0;
+    while i < saves.len() {
+        let run = saves[i..]
+            .iter()
+            .take_while(|s| s.author == saves[i].author)
+            .count();
+        let (first, last) = (&saves[i], &saves[i + run - 1]);
+        let by = (first.author.as_deref(), first.author_id);
+        fan_out::tell_watchers(ex, doc, by, (first.rev, last.rev, run as i64), now).await?;
+        i += run;
     }
+    let Some(last) = saves.last() else {
+        return Ok(());
+    };
+    if facts.has_at {
+        mentions(ex, doc, last, now).await?;
+    }
+    Ok(())
+}
+
+/// Everyone the document's text mentions, who may read it and was never told
+/// of a mention in it, is told (as of revision `last`).
+async fn mentions(ex: &impl Conn, doc: i64, last: &fan_out::Saved, now: i64) -> Result<(), Error> {
     let body = fan_out::body(ex, doc).await?.unwrap_or_default();
     let mut named = fan_out::people_named(ex, &mentions::names(&body)).await?;
-    named.retain(|id| Some(*id) != facts.author_id);
+    named.retain(|id| Some(*id) != last.author_id);
+    let author = last.author.as_deref();
     for (user, access, watch_own) in fan_out::access_of(ex, doc, &named).await? {
         if !access.may_read() || fan_out::mentioned_before(ex, user, doc).await? {
             continue;
         }
-        fan_out::tell_document(ex, user, "mentioned", doc, author, Some(rev), now).await?;
+        fan_out::tell_document(ex, user, "mentioned", doc, author, Some(last.rev), now).await?;
         if watch_own {
             fan_out::watch_unless_said(ex, doc, user, now).await?;
         }

@@ -2,53 +2,124 @@
 //! what a revision was, who watches it, who may read it now, and the notices
 //! themselves. Which change reaches whom is the domain's (`crate::notices`).
 
+use std::sync::LazyLock;
+
 use crate::db::documents::{Access, level};
 use crate::db::{Conn, Error};
 
-/// A queued revision and its document as they are now.
+/// A document that changed, as it is now.
 #[derive(Debug, Clone)]
-pub struct RevisionFacts {
+pub struct DocFacts {
     pub space_id: Option<i64>,
     pub folder: String,
     pub deleted: bool,
-    /// Who saved it, by name, and their account if it still has that name.
-    pub author: Option<String>,
-    pub author_id: Option<i64>,
-    /// The author watches what they edit.
-    pub watch_own: bool,
     /// The text holds an `@` (it may mention someone).
     pub has_at: bool,
 }
-crate::db::from_row!(RevisionFacts {
+crate::db::from_row!(DocFacts {
     space_id,
     folder,
     deleted,
-    author,
-    author_id,
-    watch_own,
     has_at
 });
 
-pub async fn revision(
-    ex: &impl Conn,
-    doc_seq: i64,
-    rev: i64,
-) -> Result<Option<RevisionFacts>, Error> {
-    crate::db::query_as::<RevisionFacts>(
+pub async fn document(ex: &impl Conn, doc_seq: i64) -> Result<Option<DocFacts>, Error> {
+    crate::db::query_as::<DocFacts>(
         "SELECT d.space_id, d.folder,
                 CAST(CASE WHEN d.deleted_at IS NULL THEN 0 ELSE 1 END AS BIGINT) AS deleted,
-                r.author, u.id AS author_id,
-                CAST(coalesce(u.watch_own, 0) AS BIGINT) AS watch_own,
                 CAST(CASE WHEN d.body LIKE '%@%' THEN 1 ELSE 0 END AS BIGINT) AS has_at
-         FROM revisions AS r JOIN documents AS d ON d.seq = r.doc_seq
-         LEFT JOIN users AS u ON u.username = r.author AND u.disabled_at IS NULL
-         WHERE r.doc_seq = $1 AND r.rev = $2",
+         FROM documents AS d WHERE d.seq = $1",
     )
     .bind(doc_seq)
-    .bind(rev)
     .fetch_optional(ex)
     .await
 }
+
+/// One revision's author: their name as saved, and their account (if it still
+/// has that name and is enabled) with whether they watch what they edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saved {
+    pub rev: i64,
+    pub author: Option<String>,
+    pub author_id: Option<i64>,
+    pub watch_own: bool,
+}
+crate::db::from_row!(Saved {
+    rev,
+    author,
+    author_id,
+    watch_own
+});
+
+/// Who saved revisions `first` to `last` of `doc_seq`, in order.
+pub async fn authors(
+    ex: &impl Conn,
+    doc_seq: i64,
+    (first, last): (i64, i64),
+) -> Result<Vec<Saved>, Error> {
+    crate::db::query_as::<Saved>(
+        "SELECT r.rev, r.author, u.id AS author_id,
+                CAST(coalesce(u.watch_own, 0) AS BIGINT) AS watch_own
+         FROM revisions AS r
+         LEFT JOIN users AS u ON u.username = r.author AND u.disabled_at IS NULL
+         WHERE r.doc_seq = $1 AND r.rev BETWEEN $2 AND $3 ORDER BY r.rev",
+    )
+    .bind(doc_seq)
+    .bind(first)
+    .bind(last)
+    .fetch_all(ex)
+    .await
+}
+
+/// Tells everyone who watches document `doc_seq` (or its folder or space) and
+/// may read it now, except `author_id`, of `saves` saves by `author` up to
+/// revision `last`, in one statement: an unread notice gathers them.
+pub async fn tell_watchers(
+    ex: &impl Conn,
+    doc_seq: i64,
+    (author, author_id): (Option<&str>, Option<i64>),
+    (first, last, saves): (i64, i64, i64),
+    now: i64,
+) -> Result<(), Error> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "INSERT INTO notices
+                 (user_id, kind, doc_seq, actor, first_rev, last_rev, count, created_at, updated_at)
+             SELECT w.user_id, 'edited', $1, $2, $4, $5, $6, $7, $7
+             FROM ({WATCHING}) AS w
+             JOIN users AS u ON u.id = w.user_id AND u.disabled_at IS NULL
+             JOIN documents ON documents.seq = $1
+             WHERE w.user_id <> $3 AND ({}) >= 1
+             ON CONFLICT (user_id, doc_seq, kind) WHERE read_at IS NULL AND doc_seq IS NOT NULL
+             DO UPDATE SET count = notices.count + excluded.count,
+                 last_rev = excluded.last_rev, actor = excluded.actor,
+                 updated_at = excluded.updated_at, mailed_at = NULL",
+            level("w.user_id")
+        )
+    });
+    crate::db::query(SQL.as_str())
+        .bind(doc_seq)
+        .bind(author)
+        .bind(author_id.unwrap_or(0))
+        .bind(first)
+        .bind(last)
+        .bind(saves)
+        .bind(now)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// The people watching document `$1`, or its space or a folder it is in (or
+/// above), without those who turned watching off for this document.
+const WATCHING: &str = "SELECT user_id FROM document_watches WHERE doc_seq = $1 AND watching = 1
+    UNION
+    SELECT p.user_id FROM place_watches AS p JOIN documents AS pd ON pd.seq = $1
+    WHERE p.space_id = pd.space_id
+      AND (p.folder = '' OR p.folder = pd.folder
+           OR substr(pd.folder, 1, length(p.folder) + 1) = p.folder || '/')
+      AND NOT EXISTS (SELECT 1 FROM document_watches AS x
+                      WHERE x.doc_seq = $1 AND x.user_id = p.user_id AND x.watching = 0)";
 
 /// The document's text as it is now.
 pub async fn body(ex: &impl Conn, doc_seq: i64) -> Result<Option<String>, Error> {
@@ -56,31 +127,6 @@ pub async fn body(ex: &impl Conn, doc_seq: i64) -> Result<Option<String>, Error>
         .bind(doc_seq)
         .fetch_optional(ex)
         .await
-}
-
-/// People watching the document, or its space or a folder it is in (or above),
-/// without those who turned watching off for this document.
-pub async fn watching(
-    ex: &impl Conn,
-    doc_seq: i64,
-    space_id: Option<i64>,
-    folder: &str,
-) -> Result<Vec<i64>, Error> {
-    crate::db::query_scalar(
-        "SELECT user_id FROM document_watches WHERE doc_seq = $1 AND watching = 1
-         UNION
-         SELECT p.user_id FROM place_watches AS p
-         WHERE p.space_id = $2
-           AND (p.folder = '' OR p.folder = $3
-                OR substr(CAST($3 AS TEXT), 1, length(p.folder) + 1) = p.folder || '/')
-           AND NOT EXISTS (SELECT 1 FROM document_watches AS x
-                           WHERE x.doc_seq = $1 AND x.user_id = p.user_id AND x.watching = 0)",
-    )
-    .bind(doc_seq)
-    .bind(space_id)
-    .bind(folder)
-    .fetch_all(ex)
-    .await
 }
 
 /// The members of a group whose accounts are enabled.
