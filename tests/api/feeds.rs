@@ -4,7 +4,7 @@
 
 use reqwest::StatusCode;
 
-use crate::helpers::{Person, TestApp, location, new_client, spawn_app};
+use crate::helpers::{Person, create_in, location, new_client, spawn_app, team_space};
 
 /// Entries of the feed at `url` as feedparser reads them: (title, link).
 async fn read_feed(url: &str) -> (StatusCode, Vec<(String, String)>) {
@@ -54,31 +54,12 @@ async fn feed_address(person: &Person) -> String {
         .to_owned()
 }
 
-async fn team(app: &TestApp) -> String {
-    let id: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
-        .fetch_one(&app.db.read)
-        .await
-        .unwrap();
-    id.to_string()
-}
-
 #[tokio::test]
 async fn a_feed_holds_what_its_reader_may_read_when_it_is_fetched() {
     let app = spawn_app().await;
     let bob = Person::new(&app, "bob").await;
-    let team = team(&app).await;
-    let res = app
-        .post_form(
-            "/docs",
-            &[("title", "Team roadmap"), ("body", "a"), ("space", &team)],
-        )
-        .await;
-    let roadmap = location(&res)
-        .trim_start_matches("/d/")
-        .split('?')
-        .next()
-        .unwrap()
-        .to_owned();
+    let team = team_space(&app).await;
+    let roadmap = create_in(&app, "Team roadmap", "a", &team).await;
     app.save(&roadmap, "Team roadmap", "a\nb", 1).await;
     let secret = app.create_document("Board minutes", "secret").await;
 

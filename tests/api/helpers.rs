@@ -18,7 +18,7 @@ mod teams;
 pub use teams::{ALICE, ops_space};
 #[path = "helpers/person.rs"]
 mod person;
-pub use person::{Person, told};
+pub use person::{Person, create_in, team_space, told};
 #[path = "helpers/postgres.rs"]
 mod postgres;
 #[path = "helpers/smtp.rs"]

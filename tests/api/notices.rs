@@ -4,7 +4,7 @@
 
 use reqwest::StatusCode;
 
-use crate::helpers::{Person, TestApp, location, spawn_app, told};
+use crate::helpers::{Person, TestApp, create_in, location, spawn_app, team_space, told};
 
 pub async fn share(app: &TestApp, id: &str, name: &str) {
     let res = app
@@ -181,23 +181,8 @@ async fn recent_changes_show_only_what_the_reader_may_read_gathered_and_marked()
     let bob = Person::new(&app, "bob").await;
     let secret = app.create_document("Layoffs", "secret").await;
     app.save(&secret, "Layoffs", "secret 2", 1).await;
-    let team: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
-        .fetch_one(&app.db.read)
-        .await
-        .unwrap();
-    let team = team.to_string();
-    let res = app
-        .post_form(
-            "/docs",
-            &[("title", "Roadmap"), ("body", "a"), ("space", &team)],
-        )
-        .await;
-    let open = location(&res)
-        .trim_start_matches("/d/")
-        .split('?')
-        .next()
-        .unwrap()
-        .to_owned();
+    let team = team_space(&app).await;
+    let open = create_in(&app, "Roadmap", "a", &team).await;
     for v in 1..=3 {
         app.save(&open, "Roadmap", &format!("a{v}"), v).await;
     }

@@ -3,30 +3,12 @@
 
 use reqwest::StatusCode;
 
-use crate::helpers::{Person, TestApp, location, spawn_app};
+use crate::helpers::{Person, TestApp, create_in, location, spawn_app, team_space};
 
 /// A document in the team space, which everyone may edit; its id.
 async fn team_document(app: &TestApp, body: &str) -> String {
-    let team: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
-        .fetch_one(&app.db.read)
-        .await
-        .unwrap();
-    let res = app
-        .post_form(
-            "/docs",
-            &[
-                ("title", "Runbook"),
-                ("body", body),
-                ("space", &team.to_string()),
-            ],
-        )
-        .await;
-    location(&res)
-        .trim_start_matches("/d/")
-        .split('?')
-        .next()
-        .unwrap()
-        .to_owned()
+    let team = team_space(app).await;
+    create_in(app, "Runbook", body, &team).await
 }
 
 #[tokio::test]

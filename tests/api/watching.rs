@@ -3,18 +3,14 @@
 
 use reqwest::StatusCode;
 
-use crate::helpers::{Person, location, spawn_app, told};
+use crate::helpers::{Person, location, spawn_app, team_space, told};
 use crate::notices::share;
 
 #[tokio::test]
 async fn watching_a_space_or_a_folder_tells_of_new_and_changed_documents_in_it() {
     let app = spawn_app().await;
     let bob = Person::new(&app, "bob").await;
-    let team: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
-        .fetch_one(&app.db.read)
-        .await
-        .unwrap();
-    let team = team.to_string();
+    let team = team_space(&app).await;
     // Without JavaScript: the watch page says he does not watch, then does.
     let page = bob.text(&format!("/watch?space={team}&folder=Ops")).await;
     assert!(page.contains("You are not told of changes to the folder Ops"));

@@ -45,19 +45,7 @@ pub async fn shared(
     actor: i64,
     now: i64,
 ) -> Result<(), Error> {
-    let (user, group) = ids(whom);
-    crate::db::query(
-        "INSERT INTO change_queue (kind, doc_seq, user_id, group_id, actor_id, created_at)
-         VALUES ('share', $1, $2, $3, $4, $5)",
-    )
-    .bind(doc_seq)
-    .bind(user)
-    .bind(group)
-    .bind(actor)
-    .bind(now)
-    .execute(ex)
-    .await?;
-    Ok(())
+    insert(ex, ("share", Some(doc_seq), None), whom, actor, now).await
 }
 
 /// Queues "`actor` added `whom` to space `space_id`".
@@ -68,11 +56,24 @@ pub async fn joined(
     actor: i64,
     now: i64,
 ) -> Result<(), Error> {
+    insert(ex, ("space", None, Some(space_id)), whom, actor, now).await
+}
+
+async fn insert(
+    ex: &impl Conn,
+    (kind, doc_seq, space_id): (&str, Option<i64>, Option<i64>),
+    whom: Who,
+    actor: i64,
+    now: i64,
+) -> Result<(), Error> {
     let (user, group) = ids(whom);
     crate::db::query(
-        "INSERT INTO change_queue (kind, space_id, user_id, group_id, actor_id, created_at)
-         VALUES ('space', $1, $2, $3, $4, $5)",
+        "INSERT INTO change_queue
+             (kind, doc_seq, space_id, user_id, group_id, actor_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
+    .bind(kind)
+    .bind(doc_seq)
     .bind(space_id)
     .bind(user)
     .bind(group)

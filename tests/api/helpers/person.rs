@@ -74,3 +74,29 @@ pub async fn told(app: &TestApp) {
         > 0
     {}
 }
+
+/// The id of the team space every account joins, as a form field.
+pub async fn team_space(app: &TestApp) -> String {
+    let id: i64 = quire::db::query_scalar("SELECT id FROM spaces WHERE name = 'Team'")
+        .fetch_one(&app.db.read)
+        .await
+        .expect("the team space");
+    id.to_string()
+}
+
+/// A document of alice's in space `space` (a form value); its id.
+pub async fn create_in(app: &TestApp, title: &str, body: &str, space: &str) -> String {
+    let res = app
+        .post_form(
+            "/docs",
+            &[("title", title), ("body", body), ("space", space)],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER, "create {title}");
+    super::location(&res)
+        .trim_start_matches("/d/")
+        .split('?')
+        .next()
+        .expect("the new document's address")
+        .to_owned()
+}
