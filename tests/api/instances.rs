@@ -14,7 +14,7 @@ use crate::helpers::{
 };
 
 /// A real `quire serve` process, killed when dropped.
-struct Instance {
+pub struct Instance {
     child: Child,
     address: String,
 }
@@ -35,9 +35,15 @@ fn free_port() -> u16 {
 }
 
 async fn serve(url: &str) -> Instance {
+    serve_with(url, &[]).await
+}
+
+/// `serve` with more settings.
+pub async fn serve_with(url: &str, settings: &[(&str, String)]) -> Instance {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_quire"))
         .arg("serve")
+        .envs(settings.iter().map(|(k, v)| (k, v)))
         .env("QUIRE_DATABASE_URL", url)
         .env("QUIRE_BIND", format!("127.0.0.1:{port}"))
         .env("QUIRE_LOG", "warn")

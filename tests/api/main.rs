@@ -28,6 +28,7 @@ mod links;
 mod list_cache;
 mod listing;
 mod mail;
+mod mail_instances;
 mod merge;
 mod metrics;
 mod new_drafts;
