@@ -89,6 +89,19 @@ async fn a_share_is_mailed_with_a_link_and_a_one_click_unsubscribe() {
     // The one-click unsubscribe a mail program sends: no session, no token.
     let url = mail.unsubscribe.trim_matches(['<', '>']);
     let path = url.trim_start_matches("http://quire.example");
+    // Opened in a browser: a page that asks first, with a button.
+    let page = new_client()
+        .get(format!("{}{path}", app.address))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("Stop the mails quire sends to bob@example.org?"),
+        "{page}"
+    );
     let res = new_client()
         .post(format!("{}{path}", app.address))
         .body("List-Unsubscribe=One-Click")

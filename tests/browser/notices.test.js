@@ -119,6 +119,24 @@ test('a colleague\'s edit and mention reach the inbox, and lead to the change', 
   // The header's count went with them, without reloading the page.
   assert.equal(await admin.locator('#inbox-count-wide').isHidden(), true);
 
+  // A space's list offers its recent changes and watching it.
+  await admin.goto('/spaces');
+  const teamHref = await admin.locator('table.users tbody a[href^="/spaces/"]', { hasText: 'Team' }).first().getAttribute('href');
+  const teamId = teamHref.split('/').pop();
+  for (const [size, viewport, scheme] of [['desktop', DESKTOP, 'light'], ['phone', PHONE, 'dark']]) {
+    await admin.setViewportSize(viewport);
+    await admin.emulateMedia({ colorScheme: scheme });
+    await admin.goto(`/?space=${teamId}`);
+    await admin.locator('.list-links #watch button').waitFor();
+    const width = await admin.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= viewport.width, `the space's list fits a ${size} screen (${width}px)`);
+    const button = await admin.locator('.list-links #watch button').boundingBox();
+    assert.ok(button.width < 200, `the watch button is a button, not a bar (${button.width}px)`);
+    await admin.screenshot({ path: path.join(OUT, `list-space-${size}-${scheme}.png`) });
+  }
+  await admin.setViewportSize(DESKTOP);
+  await admin.emulateMedia({ colorScheme: 'light' });
+
   // Watching off, from the document's page.
   await admin.goto(docPath);
   await admin.locator('#watch button').click();
