@@ -3,6 +3,12 @@
 
 use sha2::{Digest, Sha256};
 
+/// Whether `s` could be a token `random_token` made (64 hex digits): anything
+/// else is refused before a database is asked.
+pub fn looks_like_token(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 pub fn random_token() -> String {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the operating system's random source failed");

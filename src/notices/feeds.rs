@@ -47,7 +47,7 @@ pub struct Feed {
 
 /// The feed a token opens, in `scope`; `None` for a token that opens none.
 pub async fn feed(db: &Db, token: &str, scope: &Scope) -> Result<Option<Feed>, DocError> {
-    if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !crate::random::looks_like_token(token) {
         return Ok(None);
     }
     let Some((user, reader)) = stored::reader(&db.read, &hash(token)).await? else {

@@ -205,7 +205,7 @@ pub async fn set_mail(db: &Db, actor: Actor<'_>, email: &str, every: &str) -> Re
 
 /// The address an unsubscribe link's key mails to, and whether mail is on.
 pub async fn unsubscribing(db: &Db, key: &str) -> Result<Option<(String, bool)>, DocError> {
-    if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !crate::random::looks_like_token(key) {
         return Ok(None);
     }
     Ok(crate::db::notices::mail::by_key(&db.read, key).await?)
@@ -214,7 +214,7 @@ pub async fn unsubscribing(db: &Db, key: &str) -> Result<Option<(String, bool)>,
 /// Turns mail off for the person whose unsubscribe link this is; false for
 /// a link that is no one's.
 pub async fn unsubscribe(db: &Db, key: &str) -> Result<bool, DocError> {
-    if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !crate::random::looks_like_token(key) {
         return Ok(false);
     }
     let tx = db.begin_write().await?;
