@@ -55,6 +55,8 @@ pub const STEPS: &[Step] = &[
     step!("0020_search_merges"),
     step!("0021_identities"),
     step!("0022_notices"),
+    step!("0023_comments"),
+    step!("0024_comment_rule"),
 ];
 
 pub struct Migrator;

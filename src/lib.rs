@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod cidr;
 pub mod cli;
 pub mod clock;
+pub mod comments;
 pub mod config;
 pub mod db;
 pub mod documents;
@@ -28,7 +29,7 @@ pub use db::changes::Changes;
 use actix_web::Resource;
 use actix_web::guard;
 use actix_web::middleware::from_fn;
-use actix_web::web::{ServiceConfig, delete, get, post, put, resource, scope};
+use actix_web::web::{ServiceConfig, delete, get, patch, post, put, resource, scope};
 
 use crate::web::middleware::{auth, session};
 use crate::web::{
@@ -95,6 +96,16 @@ pub fn app(cfg: &mut ServiceConfig) {
                 resource("/v1/documents/{id}/attachments/{name:.+}")
                     .route(get().to(crate::web::api_attachments::api_download))
                     .route(delete().to(crate::web::api_attachments::api_detach)),
+            )
+            .service(
+                resource("/v1/documents/{id}/comments")
+                    .route(get().to(crate::web::api_comments::api_comments))
+                    .route(post().to(crate::web::api_comments::api_comment_add)),
+            )
+            .service(
+                resource("/v1/documents/{id}/comments/{cid}")
+                    .route(patch().to(crate::web::api_comments::api_comment_change))
+                    .route(delete().to(crate::web::api_comments::api_comment_delete)),
             )
             .route("/v1/folders", get().to(api_places::api_folders))
             .route("/v1/tags", get().to(api_places::api_tags))
@@ -238,6 +249,23 @@ fn signed_in(cfg: &mut ServiceConfig) {
             resource("/d/{id}/watch")
                 .route(get().to(crate::web::watch::document_watch_show))
                 .route(post().to(crate::web::watch::document_watch_set)),
+        )
+        .route("/d/{id}/comments", post().to(crate::web::comments::add))
+        .route(
+            "/d/{id}/comments/{cid}/edit",
+            get().to(crate::web::comments::edit_form),
+        )
+        .route(
+            "/d/{id}/comments/{cid}",
+            post().to(crate::web::comments::edit),
+        )
+        .route(
+            "/d/{id}/comments/{cid}/delete",
+            post().to(crate::web::comments::delete),
+        )
+        .route(
+            "/d/{id}/comments/{cid}/resolve",
+            post().to(crate::web::comments::resolve),
         )
         .route("/d/{id}/r/{rev}", get().to(history::revision_show))
         .route(

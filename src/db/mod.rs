@@ -25,6 +25,7 @@ use crate::config::{Config, Durability};
 pub mod accounts;
 mod audit_log;
 pub mod changes;
+pub mod comments;
 pub mod copy;
 pub mod documents;
 pub mod entity;

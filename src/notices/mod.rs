@@ -41,6 +41,9 @@ impl Notice {
             "edited" if row.count == 1 => format!("{who} edited it"),
             "edited" => format!("{} saves, the last by {who}", row.count),
             "mentioned" => format!("{who} mentioned you"),
+            "commented" if row.count == 1 => format!("{who} commented"),
+            "commented" => format!("{} comments, the last by {who}", row.count),
+            "comment_mention" => format!("{who} mentioned you in a comment"),
             "shared" => format!("{who} shared it with you"),
             _ => format!("{who} added you to this space"),
         };
@@ -66,6 +69,9 @@ pub fn target(row: &NoticeRow) -> String {
         (Some(id), _) => match (row.kind.as_str(), row.first_rev, row.last_rev) {
             ("edited", Some(first), Some(last)) if first > 1 => {
                 format!("/d/{id}/diff?from={}&to={last}", first - 1)
+            }
+            ("commented" | "comment_mention", _, Some(comment)) => {
+                format!("/d/{id}#comment-{comment}")
             }
             _ => format!("/d/{id}"),
         },

@@ -115,6 +115,7 @@ async fn tell_all(ex: &impl Conn, batch: &[Queued], now: i64) -> Result<(), Erro
         match (change.kind.as_str(), change.doc_seq, change.space_id) {
             ("share", Some(doc), _) => shared(ex, change, doc, now).await?,
             ("space", _, Some(space)) => joined(ex, change, space, now).await?,
+            ("comment", Some(doc), _) => commented(ex, change, doc, now).await?,
             _ => {}
         }
     }
@@ -155,7 +156,15 @@ async fn revisions(ex: &impl Conn, doc: i64, range: (i64, i64), now: i64) -> Res
             .count();
         let (first, last) = (&saves[i], &saves[i + run - 1]);
         let by = (first.author.as_deref(), first.author_id);
-        fan_out::tell_watchers(ex, doc, by, (first.rev, last.rev, run as i64), now).await?;
+        fan_out::tell_watchers(
+            ex,
+            "edited",
+            doc,
+            by,
+            (first.rev, last.rev, run as i64),
+            now,
+        )
+        .await?;
         i += run;
     }
     let Some(last) = saves.last() else {
@@ -181,6 +190,42 @@ async fn mentions(ex: &impl Conn, doc: i64, last: &fan_out::Saved, now: i64) -> 
         fan_out::tell_document(ex, user, "mentioned", doc, author, Some(last.rev), now).await?;
         if watch_own {
             fan_out::watch_unless_said(ex, doc, user, now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// A comment written: its author watches the document (unless they turned
+/// that off), everyone watching it who may read it is told, and everyone it
+/// mentions who may read the document is told of the mention.
+async fn commented(ex: &impl Conn, change: &Queued, doc: i64, now: i64) -> Result<(), Error> {
+    let Some(facts) = fan_out::document(ex, doc).await? else {
+        return Ok(());
+    };
+    let comment = match change.comment_id {
+        Some(id) => crate::db::comments::by_id(ex, id).await?,
+        None => None,
+    };
+    let Some(comment) = comment.filter(|c| c.deleted_at.is_none()) else {
+        return Ok(());
+    };
+    if facts.deleted {
+        return Ok(());
+    }
+    let author = Some(comment.author.as_str());
+    if let Some(id) = change.actor_id
+        && let Some((_, _, true)) = fan_out::access_of(ex, doc, &[id]).await?.first()
+    {
+        fan_out::watch_unless_said(ex, doc, id, now).await?;
+    }
+    let one = (comment.id, comment.id, 1);
+    fan_out::tell_watchers(ex, "commented", doc, (author, change.actor_id), one, now).await?;
+    let mut named = fan_out::people_named(ex, &mentions::names(&comment.body)).await?;
+    named.retain(|id| Some(*id) != change.actor_id);
+    for (user, access, _) in fan_out::access_of(ex, doc, &named).await? {
+        if access.may_read() {
+            let at = Some(comment.id);
+            fan_out::tell_document(ex, user, "comment_mention", doc, author, at, now).await?;
         }
     }
     Ok(())

@@ -100,6 +100,24 @@ pub async fn update(
     Ok(())
 }
 
+/// Keeps commenting in a space to those who may edit (`editors_only`), or
+/// opens it to everyone who may read.
+pub async fn set_comment_rule(
+    db: &Db,
+    m: Manager<'_>,
+    id: i64,
+    editors_only: bool,
+) -> Result<(), DocError> {
+    let s = managed(db, m, id).await?;
+    let tx = db.begin_write().await?;
+    crate::db::comments::set_space_rule(&*tx, id, if editors_only { 2 } else { 1 }).await?;
+    let who = if editors_only { "editors" } else { "readers" };
+    let detail = format!("{}: comments by {who}", s.name);
+    crate::db::audit(&*tx, Some(m.user_id), "space.changed", &detail).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Removes a space (admins only): its documents go back to their owners'
 /// personal spaces, so nobody but their owners (and named shares) keeps them.
 pub async fn delete(db: &Db, m: Manager<'_>, id: i64) -> Result<(), DocError> {

@@ -55,7 +55,7 @@ pub async fn import(
     let rate = report.imported as f64 / report.seconds.max(1e-9);
     println!(
         "imported {} documents ({} revisions) from {} in {:.2} s ({:.0} documents/s); \
-         attached {} files; skipped {} files; ignored {} files that are not .md, .markdown or \
+         attached {} files; {} comments; skipped {} files; ignored {} files that are not .md, .markdown or \
          .txt and that no document shows",
         report.imported,
         report.revisions,
@@ -63,6 +63,7 @@ pub async fn import(
         report.seconds,
         rate,
         report.attached,
+        report.comments,
         report.skipped.len(),
         report.ignored,
     );

@@ -3,7 +3,7 @@
 //! imported from; names escaped where a zip or a file system would not keep
 //! them, `names::escape`) with front matter, optionally every revision as
 //! `history/<id>/<rev>.md`, each document's files under `attachments/` (each
-//! distinct content once), and `manifest.json` with counts, SHA-256 checksums
+//! distinct content once), its comments as `comments/<id>.json`, and `manifest.json` with counts, SHA-256 checksums
 //! and which file is whose. The same data gives the same zip, byte for byte:
 //! entries are in id order (a document's files by name) and carry the
 //! document's own times, never the time of the export.
@@ -40,6 +40,7 @@ enum Kind {
     Document,
     Revision,
     Attachment,
+    Comments,
 }
 
 struct Entry {
@@ -141,6 +142,10 @@ pub async fn export<W: Write + Seek + Send + 'static>(
         for f in attachments::of_documents(&*tx, &seqs).await? {
             files_of.entry(f.doc_seq).or_default().push(f);
         }
+        let mut comments_of: HashMap<i64, Vec<_>> = HashMap::new();
+        for c in crate::db::comments::of_documents(&*tx, &seqs).await? {
+            comments_of.entry(c.doc_seq).or_default().push(c);
+        }
         let mut batch = Batch::default();
         for doc in &docs {
             batch.entries.push(Entry {
@@ -149,6 +154,18 @@ pub async fn export<W: Write + Seek + Send + 'static>(
                 time: doc.updated_at,
                 kind: Kind::Document,
             });
+            if let Some(rows) = comments_of.remove(&doc.seq) {
+                batch.entries.push(Entry {
+                    name: super::comments::path_of(&doc.id),
+                    data: super::comments::write(&rows)?,
+                    time: rows
+                        .iter()
+                        .map(|c| c.created_at)
+                        .max()
+                        .unwrap_or(doc.updated_at),
+                    kind: Kind::Comments,
+                });
+            }
             if opts.history {
                 let revs = dump::history(&tx, doc.seq).await?;
                 report.revisions += revs.len() as u64;
@@ -238,7 +255,7 @@ fn write_zip<W: Write + Seek>(
             match e.kind {
                 Kind::Document => documents += 1,
                 Kind::Revision => revisions += 1,
-                Kind::Attachment => {}
+                Kind::Attachment | Kind::Comments => {}
             }
             zip.start_file(e.name.as_str(), base.last_modified_time(zip_time(e.time)))?;
             zip.write_all(&e.data)?;

@@ -83,6 +83,8 @@ pub struct ImportReport {
     pub revisions: u64,
     /// Files stored with the documents that show them (one per document).
     pub attached: u64,
+    /// Comments put back under the documents (from a quire export).
+    pub comments: u64,
     /// (file, why it was not imported), in file order.
     pub skipped: Vec<(String, String)>,
     /// Files that are not .md, .markdown or .txt and that no document shows.
@@ -241,6 +243,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         ..ImportReport::default()
     };
     let mut used = HashSet::new();
+    let mut kept = HashSet::new();
     let mut reader = FileReader::new(ctx.clone());
     let mut stored = 0;
     'chunks: for c in 0..chunks {
@@ -249,7 +252,8 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
                 break 'chunks; // the worker stopped: its error is reported below
             };
             let n = part.outcomes.len() as u64;
-            store(db, &mut reader, part.outcomes, &mut report, &mut used).await?;
+            let seen = (&mut used, &mut kept);
+            store(db, &mut reader, part.outcomes, &mut report, seen).await?;
             bar.inc(n);
             if part.last {
                 break;
@@ -267,6 +271,8 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         "the import stopped before reading every file"
     );
     bar.finish_and_clear();
+    let comments = store::put_comments(db, &mut reader, &kept, &mut used, &mut report).await?;
+    report.comments = comments;
     report.ignored = ctx.listing.ignored
         + ctx
             .listing

@@ -4,6 +4,7 @@
 //! travel with them (`attachments/` in an export).
 
 pub mod cli;
+pub mod comments;
 pub mod export;
 pub mod frontmatter;
 pub mod import;

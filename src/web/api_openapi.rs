@@ -14,7 +14,7 @@ use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
 use super::respond;
-use super::{api, api_attachments, api_groups, api_places, api_spaces};
+use super::{api, api_attachments, api_comments, api_groups, api_places, api_spaces};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -38,6 +38,10 @@ use super::{api, api_attachments, api_groups, api_places, api_spaces};
         api_attachments::api_attach,
         api_attachments::api_download,
         api_attachments::api_detach,
+        api_comments::api_comments,
+        api_comments::api_comment_add,
+        api_comments::api_comment_change,
+        api_comments::api_comment_delete,
         api_places::api_folders,
         api_places::api_tags,
         api_spaces::api_spaces,
@@ -57,6 +61,8 @@ use super::{api, api_attachments, api_groups, api_places, api_spaces};
         (name = "documents", description = "Documents: Markdown text with a version"),
         (name = "spaces", description = "Spaces: shared places whose members read, edit or manage \
             what is in them. A document is in one space, or in its owner's personal space."),
+        (name = "comments", description = "Comments: a discussion under each document, with \
+            replies one level deep; whoever may read a document may read its comments."),
         (name = "groups", description = "Groups: people an administrator puts together, to make \
             them members of a space or share a document with them at once."),
     ),

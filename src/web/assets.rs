@@ -23,12 +23,13 @@ impl Asset {
 pub fn all() -> &'static [Asset] {
     static ASSETS: OnceLock<Vec<Asset>> = OnceLock::new();
     ASSETS.get_or_init(|| {
-        let files: [(&str, &str, &[u8]); 7] = [
-            (
-                "style.css",
-                "text/css; charset=utf-8",
-                include_bytes!("../../static/style.css"),
-            ),
+        // One stylesheet, written in two files.
+        const STYLE: &str = concat!(
+            include_str!("../../static/style.css"),
+            include_str!("../../static/talk.css")
+        );
+        let files: [(&str, &str, &[u8]); 8] = [
+            ("style.css", "text/css; charset=utf-8", STYLE.as_bytes()),
             (
                 "quire.js",
                 "text/javascript; charset=utf-8",
@@ -48,6 +49,11 @@ pub fn all() -> &'static [Asset] {
                 "attach.js",
                 "text/javascript; charset=utf-8",
                 include_bytes!("../../static/attach.js"),
+            ),
+            (
+                "talk.js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../../static/talk.js"),
             ),
             (
                 "htmx.min.js",

@@ -33,6 +33,8 @@ pub struct DocView {
     /// Where it is and who reads it there: ("Engineering · 14 people", its list's
     /// query), or the owner's personal space.
     pub space: (String, String),
+    /// Its discussion, on its own page (not through a public link).
+    pub talk: Option<super::comments::TalkView>,
 }
 
 impl DocView {
@@ -102,6 +104,7 @@ impl From<&Document> for DocView {
                     "owner=shared".to_owned(),
                 ),
             },
+            talk: None,
         }
     }
 }

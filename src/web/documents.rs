@@ -170,6 +170,8 @@ pub async fn document_show(
         shown.html = html;
     }
     shown.linked_from = linked_from;
+    let talk = crate::comments::of_document(&state.db, &doc, reader).await?;
+    shown.talk = Some(super::comments::TalkView::new(doc.id.as_str(), &talk));
     let title = shown.title.clone();
     let partial = ShowPartial { doc: shown };
     if view.epoch.is_none() {

@@ -45,11 +45,16 @@ pub enum Message {
     NoticesSaved,
     FeedRevoked,
     MailSaved,
+    Commented,
+    CommentSaved,
+    CommentDeleted,
+    ThreadResolved,
+    ThreadReopened,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 39] = [
+    pub const ALL: [Self; 44] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -89,6 +94,11 @@ impl Message {
         Self::NoticesSaved,
         Self::FeedRevoked,
         Self::MailSaved,
+        Self::Commented,
+        Self::CommentSaved,
+        Self::CommentDeleted,
+        Self::ThreadResolved,
+        Self::ThreadReopened,
     ];
 
     /// The message's code (for `?m=`) beside its text.
@@ -178,6 +188,11 @@ impl Message {
                 "Your feed is off: its address no longer works.",
             ),
             Self::MailSaved => ("mail-saved", "Your mail settings are saved."),
+            Self::Commented => ("commented", "Comment added."),
+            Self::CommentSaved => ("comment-saved", "Comment changed."),
+            Self::CommentDeleted => ("comment-deleted", "Comment deleted."),
+            Self::ThreadResolved => ("thread-resolved", "Marked resolved."),
+            Self::ThreadReopened => ("thread-reopened", "Opened again."),
         }
     }
 

@@ -45,11 +45,38 @@ impl From<&SearchHit> for HitRow {
     }
 }
 
+/// A comment a search found.
+pub struct CommentRow {
+    pub id: i64,
+    pub doc_id: String,
+    pub title: String,
+    pub author: String,
+    pub excerpt: String,
+    pub when: String,
+    pub when_iso: String,
+}
+
+impl From<crate::comments::search::CommentHit> for CommentRow {
+    fn from(c: crate::comments::search::CommentHit) -> Self {
+        Self {
+            when: fmt_time(c.created_at),
+            when_iso: iso_time(c.created_at),
+            id: c.id,
+            doc_id: c.doc_id,
+            title: c.title,
+            author: c.author,
+            excerpt: c.excerpt,
+        }
+    }
+}
+
 #[derive(Template)]
 #[template(path = "search/results_partial.html")]
 struct ResultsPartial {
     q: String,
     hits: Vec<HitRow>,
+    /// Comments that hold the words, marked as comments.
+    comments: Vec<CommentRow>,
     failed: bool,
     catching_up: bool,
 }
@@ -77,8 +104,20 @@ pub async fn search_results(
     } else {
         documents::search_in(&state.db, (&q, space), RESULTS, caller(&user)).await
     };
+    let comments = if q.trim().is_empty() {
+        Vec::new()
+    } else {
+        let who = super::params::actor(&user);
+        crate::comments::search::search(&state.db, who, &q, space)
+            .await
+            .unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "searching comments failed");
+                Vec::new()
+            })
+    };
     let results = ResultsPartial {
         hits: found.hits.iter().map(HitRow::from).collect(),
+        comments: comments.into_iter().map(CommentRow::from).collect(),
         failed: found.failed,
         catching_up: found.catching_up,
         q,

@@ -165,6 +165,12 @@ pub async fn space_update(
                 Ok(role) => spaces::update(&state.db, m, id, form.require("name")?, role).await,
                 Err(e) => Err(e),
             };
+            let result = match (result, form.get("comments")) {
+                (Ok(()), Some(who)) => {
+                    spaces::set_comment_rule(&state.db, m, id, who == "edit").await
+                }
+                (other, _) => other,
+            };
             (result, Message::SpaceSaved, here)
         }
         "member" => {

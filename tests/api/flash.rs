@@ -8,6 +8,9 @@ use serde_json::Value;
 
 use crate::helpers::{PASSWORD, TestApp, api_token, location, spawn_app, unescape};
 
+#[path = "flash_talk.rs"]
+mod talk;
+
 /// A post: its path and its form fields (the CSRF token is added).
 type Post<'a> = (String, Vec<(&'a str, &'a str)>);
 
@@ -316,65 +319,6 @@ async fn teams(app: &TestApp, shown: &mut Shown) {
         .await;
 }
 
-/// Watching, the inbox and the notice settings.
-async fn notices(app: &TestApp, shown: &mut Shown) {
-    let [a, b] = two_revised(app, "Watched").await;
-    for watch in ["on", "off"] {
-        let fields = [("watch", watch)];
-        shown
-            .compare(
-                app,
-                post(format!("/d/{a}/watch"), &fields),
-                post(format!("/d/{b}/watch"), &fields),
-            )
-            .await;
-    }
-    let mut ids = Vec::new();
-    for doc in [&a, &b] {
-        let id: i64 = quire::db::query_scalar(
-            "INSERT INTO notices (user_id, kind, doc_seq, actor, count, created_at, updated_at)
-             SELECT 1, 'shared', seq, 'bob', 1, 0, 0 FROM documents WHERE id = $1 RETURNING id",
-        )
-        .bind(doc.as_str())
-        .fetch_one(&app.db.write)
-        .await
-        .unwrap();
-        ids.push(id);
-    }
-    shown
-        .compare(
-            app,
-            post(format!("/inbox/{}/read", ids[0]), &[]),
-            post(format!("/inbox/{}/read", ids[1]), &[]),
-        )
-        .await;
-    shown
-        .compare(
-            app,
-            post("/inbox/read-all", &[]),
-            post("/inbox/read-all", &[]),
-        )
-        .await;
-    let on = [("watch_own", "on")];
-    shown
-        .compare(
-            app,
-            post("/account/notices", &on),
-            post("/account/notices", &on),
-        )
-        .await;
-    let off = "/account/feed/revoke";
-    shown.compare(app, post(off, &[]), post(off, &[])).await;
-    let mail = [("email", "alice@example.org"), ("every", "daily")];
-    shown
-        .compare(
-            app,
-            post("/account/mail", &mail),
-            post("/account/mail", &mail),
-        )
-        .await;
-}
-
 #[tokio::test]
 async fn every_message_reads_the_same_with_and_without_javascript() {
     let app = spawn_app().await;
@@ -385,7 +329,8 @@ async fn every_message_reads_the_same_with_and_without_javascript() {
     account(&app, &mut shown).await;
     admin(&app, &mut shown).await;
     teams(&app, &mut shown).await;
-    notices(&app, &mut shown).await;
+    talk::notices(&app, &mut shown).await;
+    talk::comments(&app, &mut shown).await;
 
     let differ: Vec<_> = shown.both.iter().filter(|(js, page)| js != page).collect();
     assert!(

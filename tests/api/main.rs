@@ -4,6 +4,7 @@ mod admin;
 mod attachments;
 mod attachments_remove;
 mod backup;
+mod comments;
 mod concurrency;
 mod csrf_token;
 mod documents;

@@ -32,6 +32,8 @@ async fn hostile_markdown_renders_inert() {
     let (_, html) = app.get_text(&format!("/d/{id}")).await;
     let article = &html[html.find("<article").unwrap()..html.find("</article>").unwrap()];
     let prose = &article[article.find(r#"class="prose""#).unwrap()..];
+    // The discussion under it is quire's own forms, not the document's.
+    let prose = prose.split(r#"<section class="talk""#).next().unwrap();
     let lower = prose.to_lowercase();
     for bad in [
         "<script",

@@ -67,6 +67,7 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("place_watches", &["space_id", "folder", "user_id"], None),
     ("notices", &["id"], Some("id")),
     ("mail_outbox", &["id"], Some("id")),
+    ("comments", &["id"], Some("id")),
 ];
 
 /// Every table the copy moves, in order; refuses an entity the list above

@@ -1,4 +1,4 @@
-//! Changes waiting to be told: revisions, shares, space memberships.
+//! Changes waiting to be told: revisions, shares, space memberships, comments, a document's other events.
 
 use sea_orm::entity::prelude::*;
 
@@ -15,6 +15,9 @@ pub struct Model {
     pub group_id: Option<i64>,
     pub actor_id: Option<i64>,
     pub created_at: i64,
+    pub comment_id: Option<i64>,
+    /// An event's particulars (JSON), for `kind` 'event'.
+    pub detail: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -10,6 +10,7 @@ pub mod api_tokens;
 pub mod attachments;
 pub mod audit_log;
 pub mod change_queue;
+pub mod comments;
 pub mod document_files;
 pub mod document_group_shares;
 pub mod document_link_ends;
@@ -106,5 +107,6 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(notices::Entity)?,
         shape(editing_now::Entity)?,
         shape(mail_outbox::Entity)?,
+        shape(comments::Entity)?,
     ])
 }

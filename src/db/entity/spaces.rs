@@ -11,6 +11,8 @@ pub struct Model {
     /// The role each new account is given here (1 read, 2 edit, 3 manage), if any.
     pub default_role: Option<i64>,
     pub created_at: i64,
+    /// Who may comment: 1 whoever may read, 2 only those who may edit.
+    pub comment_role: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -72,10 +72,12 @@ pub async fn authors(
 }
 
 /// Tells everyone who watches document `doc_seq` (or its folder or space) and
-/// may read it now, except `author_id`, of `saves` saves by `author` up to
-/// revision `last`, in one statement: an unread notice gathers them.
+/// may read it now, except `author_id`, of `saves` changes of `kind` by
+/// `author` (saves up to revision `last`, or comments up to comment `last`),
+/// in one statement: an unread notice gathers them.
 pub async fn tell_watchers(
     ex: &impl Conn,
+    kind: &str,
     doc_seq: i64,
     (author, author_id): (Option<&str>, Option<i64>),
     (first, last, saves): (i64, i64, i64),
@@ -85,7 +87,7 @@ pub async fn tell_watchers(
         format!(
             "INSERT INTO notices
                  (user_id, kind, doc_seq, actor, first_rev, last_rev, count, created_at, updated_at)
-             SELECT w.user_id, 'edited', $1, $2, $4, $5, $6, $7, $7
+             SELECT w.user_id, $8, $1, $2, $4, $5, $6, $7, $7
              FROM ({WATCHING}) AS w
              JOIN users AS u ON u.id = w.user_id AND u.disabled_at IS NULL
              JOIN documents ON documents.seq = $1
@@ -105,6 +107,7 @@ pub async fn tell_watchers(
         .bind(last)
         .bind(saves)
         .bind(now)
+        .bind(kind)
         .execute(ex)
         .await?;
     Ok(())

@@ -1,6 +1,6 @@
 //! The queue of changes not yet told. A revision queues itself (a trigger,
-//! migrations/*/0022_notices.sql); a share and a space membership are queued
-//! here, in the transaction that makes them. The notifier takes a batch in
+//! migrations/*/0022_notices.sql); a share, a space membership and a comment
+//! are queued here, in the transaction that makes them. The notifier takes a batch in
 //! order inside its own write transaction and deletes what it told, so a crash
 //! loses nothing and tells nothing twice.
 
@@ -25,6 +25,7 @@ pub struct Queued {
     pub user_id: Option<i64>,
     pub group_id: Option<i64>,
     pub actor_id: Option<i64>,
+    pub comment_id: Option<i64>,
 }
 crate::db::from_row!(Queued {
     id,
@@ -34,7 +35,8 @@ crate::db::from_row!(Queued {
     space_id,
     user_id,
     group_id,
-    actor_id
+    actor_id,
+    comment_id
 });
 
 /// Queues "`actor` shared document `doc_seq` with `whom`".
@@ -57,6 +59,27 @@ pub async fn joined(
     now: i64,
 ) -> Result<(), Error> {
     insert(ex, ("space", None, Some(space_id)), whom, actor, now).await
+}
+
+/// Queues "`actor` wrote comment `comment_id` on document `doc_seq`".
+pub async fn commented(
+    ex: &impl Conn,
+    doc_seq: i64,
+    comment_id: i64,
+    actor: i64,
+    now: i64,
+) -> Result<(), Error> {
+    crate::db::query(
+        "INSERT INTO change_queue (kind, doc_seq, comment_id, actor_id, created_at)
+         VALUES ('comment', $1, $2, $3, $4)",
+    )
+    .bind(doc_seq)
+    .bind(comment_id)
+    .bind(actor)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
 }
 
 async fn insert(
@@ -108,7 +131,7 @@ pub async fn take(ex: &impl Conn, most: i64) -> Result<Vec<Queued>, Error> {
         false => "",
     };
     crate::db::query_as::<Queued>(format!(
-        "SELECT id, kind, doc_seq, rev, space_id, user_id, group_id, actor_id
+        "SELECT id, kind, doc_seq, rev, space_id, user_id, group_id, actor_id, comment_id
          FROM change_queue ORDER BY id LIMIT $1{lock}"
     ))
     .bind(most)

@@ -16,6 +16,8 @@ pub struct SpaceRow {
     pub role: i64,
     pub people: i64,
     pub documents: i64,
+    /// Who may comment: 1 whoever may read, 2 only those who may edit.
+    pub comment_role: i64,
 }
 crate::db::from_row!(SpaceRow {
     id,
@@ -23,7 +25,8 @@ crate::db::from_row!(SpaceRow {
     default_role,
     role,
     people,
-    documents
+    documents,
+    comment_role
 });
 
 /// The people who are members of space `space` (a placeholder or column),
@@ -49,7 +52,8 @@ fn row_columns() -> String {
     format!(
         "sp.id, sp.name, sp.default_role, {} AS role,
          (SELECT count(*) FROM {} p) AS people,
-         (SELECT count(*) FROM documents d WHERE d.space_id = sp.id AND d.deleted_at IS NULL) AS documents",
+         (SELECT count(*) FROM documents d WHERE d.space_id = sp.id AND d.deleted_at IS NULL) AS documents,
+         sp.comment_role",
         role_in("sp.id", "$1"),
         people_of("sp.id")
     )

@@ -64,7 +64,7 @@ pub(super) async fn store(
     reader: &mut FileReader,
     outcomes: Vec<Outcome>,
     report: &mut ImportReport,
-    used: &mut HashSet<String>,
+    (used, kept): (&mut HashSet<String>, &mut HashSet<String>),
 ) -> anyhow::Result<()> {
     let mut loaded = Vec::with_capacity(outcomes.len());
     for o in outcomes {
@@ -94,6 +94,7 @@ pub(super) async fn store(
                 .skipped
                 .push((l.name, format!("it has the same id ({id}) as {first}")));
         } else {
+            kept.insert(id.clone());
             seen.insert(id, l.name.clone());
             report.notes.extend(std::mem::take(&mut l.notes));
             report.reassigned += u64::from(l.reassigned);
@@ -128,6 +129,48 @@ pub(super) async fn store(
     report.imported += docs.len() as u64;
     report.revisions += docs.iter().map(|d| d.revisions() as u64).sum::<u64>();
     Ok(())
+}
+
+/// Puts back the comments of the documents this import stored (`kept`), from
+/// a quire export's `comments/<id>.json`; a file that cannot be read is noted
+/// and its document keeps no comments. How many comments.
+pub(super) async fn put_comments(
+    db: &Db,
+    reader: &mut FileReader,
+    kept: &HashSet<String>,
+    used: &mut HashSet<String>,
+    report: &mut ImportReport,
+) -> anyhow::Result<u64> {
+    let ctx = reader.ctx.clone();
+    let mut paths: Vec<&String> = match ctx.listing.export {
+        true => ctx.listing.files.keys().collect(),
+        false => Vec::new(),
+    };
+    paths.sort();
+    let mut n = 0;
+    for path in paths {
+        let Some(id) = crate::transfer::comments::id_of(path).filter(|id| kept.contains(*id))
+        else {
+            continue;
+        };
+        used.insert(path.clone());
+        let Some(seq) = crate::db::comments::document_seq(&db.read, id).await? else {
+            continue;
+        };
+        let rows = match reader.read(path).await {
+            Ok((_, _, bytes)) => crate::transfer::comments::read(&bytes, seq),
+            Err(why) => Err(why),
+        };
+        match rows {
+            Ok(rows) => {
+                let tx = db.begin_write().await.context("starting a write")?;
+                n += crate::transfer::comments::restore(&*tx, rows).await? as u64;
+                tx.commit().await.context("committing comments")?;
+            }
+            Err(why) => report.skipped.push((path.clone(), why)),
+        }
+    }
+    Ok(n)
 }
 
 /// Reads and puts each file the document `name` shows, in the writer's

@@ -30,6 +30,7 @@ struct Layout<'a> {
     writing_js: String,
     search_js: String,
     attach_js: String,
+    talk_js: String,
     js: String,
     htmx: String,
 }
@@ -109,6 +110,7 @@ pub async fn wrap(
                 writing_js: assets::url("writing.js"),
                 search_js: assets::url("search.js"),
                 attach_js: assets::url("attach.js"),
+                talk_js: assets::url("talk.js"),
                 htmx: assets::url("htmx.min.js"),
                 icon: assets::url("favicon.svg"),
             }

@@ -1,0 +1,113 @@
+//! The messages of watching, the inbox, the notice settings and comments,
+//! compared with and without JavaScript (`flash.rs`).
+
+use super::{Shown, post, two_revised};
+use crate::helpers::TestApp;
+
+/// Watching, the inbox and the notice settings.
+pub(super) async fn notices(app: &TestApp, shown: &mut Shown) {
+    let [a, b] = two_revised(app, "Watched").await;
+    for watch in ["on", "off"] {
+        let fields = [("watch", watch)];
+        shown
+            .compare(
+                app,
+                post(format!("/d/{a}/watch"), &fields),
+                post(format!("/d/{b}/watch"), &fields),
+            )
+            .await;
+    }
+    let mut ids = Vec::new();
+    for doc in [&a, &b] {
+        let id: i64 = quire::db::query_scalar(
+            "INSERT INTO notices (user_id, kind, doc_seq, actor, count, created_at, updated_at)
+             SELECT 1, 'shared', seq, 'bob', 1, 0, 0 FROM documents WHERE id = $1 RETURNING id",
+        )
+        .bind(doc.as_str())
+        .fetch_one(&app.db.write)
+        .await
+        .unwrap();
+        ids.push(id);
+    }
+    shown
+        .compare(
+            app,
+            post(format!("/inbox/{}/read", ids[0]), &[]),
+            post(format!("/inbox/{}/read", ids[1]), &[]),
+        )
+        .await;
+    shown
+        .compare(
+            app,
+            post("/inbox/read-all", &[]),
+            post("/inbox/read-all", &[]),
+        )
+        .await;
+    let on = [("watch_own", "on")];
+    shown
+        .compare(
+            app,
+            post("/account/notices", &on),
+            post("/account/notices", &on),
+        )
+        .await;
+    let off = "/account/feed/revoke";
+    shown.compare(app, post(off, &[]), post(off, &[])).await;
+    let mail = [("email", "alice@example.org"), ("every", "daily")];
+    shown
+        .compare(
+            app,
+            post("/account/mail", &mail),
+            post("/account/mail", &mail),
+        )
+        .await;
+}
+
+/// Comments: added, changed, resolved, opened again, deleted.
+pub(super) async fn comments(app: &TestApp, shown: &mut Shown) {
+    let [a, b] = two_revised(app, "Discussed").await;
+    let say = [("body", "A thought.")];
+    shown
+        .compare(
+            app,
+            post(format!("/d/{a}/comments"), &say),
+            post(format!("/d/{b}/comments"), &say),
+        )
+        .await;
+    let mut ids = Vec::new();
+    for doc in [&a, &b] {
+        let id: i64 = quire::db::query_scalar(
+            "SELECT c.id FROM comments c JOIN documents d ON d.seq = c.doc_seq WHERE d.id = $1",
+        )
+        .bind(doc.as_str())
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+        ids.push(id);
+    }
+    let (one, two) = (
+        format!("/d/{a}/comments/{}", ids[0]),
+        format!("/d/{b}/comments/{}", ids[1]),
+    );
+    let changed = [("body", "A better thought.")];
+    shown
+        .compare(app, post(&one, &changed), post(&two, &changed))
+        .await;
+    for resolved in ["1", "0"] {
+        let fields = [("resolved", resolved)];
+        shown
+            .compare(
+                app,
+                post(format!("{one}/resolve"), &fields),
+                post(format!("{two}/resolve"), &fields),
+            )
+            .await;
+    }
+    shown
+        .compare(
+            app,
+            post(format!("{one}/delete"), &[]),
+            post(format!("{two}/delete"), &[]),
+        )
+        .await;
+}

@@ -1,0 +1,125 @@
+// Talking about a document: a passage selected in the page becomes the quote
+// of a new comment, which appears in place (htmx); a colleague replies, the
+// writer resolves the thread; without JavaScript the same forms post and come
+// back to the comment. Screenshots of the discussion, desktop and phone, light
+// and dark.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ADMIN, DESKTOP, PHONE, banner, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+
+const OUT = process.env.QUIRE_SCREENSHOTS ?? path.resolve('screenshots');
+
+let browser;
+
+before(async () => {
+  await mkdir(OUT, { recursive: true });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Selects the whole text of the first element matching `selector`, as a mouse drag would. */
+async function selectText(page, selector) {
+  await page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const s = window.getSelection();
+    s.removeAllRanges();
+    s.addRange(range);
+  }, selector);
+  await page.locator(selector).dispatchEvent('mouseup');
+}
+
+test('a selected passage is commented on in place, answered and resolved', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page);
+  const title = unique('Rollout plan');
+  await page.goto('/new');
+  await page.getByLabel('Title').fill(title);
+  await editorBody(page).fill('We deploy on **Tuesday** at noon.\n\nThe database migrates first.');
+  await page.getByLabel('Space').selectOption({ label: 'Team' });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  const docPath = new URL(page.url()).pathname;
+
+  await selectText(page, '#doc .prose p:last-of-type');
+  const quoteButton = page.getByRole('button', { name: 'Comment on the selected passage' });
+  await quoteButton.waitFor();
+  const box = await quoteButton.boundingBox();
+  assert.ok(box.width < 200, `the quote button is a button, not a bar (${box.width}px)`);
+  await quoteButton.click();
+  assert.equal(await page.locator('#comment-quote').inputValue(), 'The database migrates first.');
+  // The cursor is in the comment's box, ready to type.
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'comment-body');
+  await page.keyboard.type('Which database, the replica too?');
+  await page.getByRole('button', { name: 'Comment', exact: true }).click();
+  await banner(page, 'Comment added.').waitFor();
+  const thread = page.locator('article.thread').first();
+  assert.equal(await thread.locator('blockquote.comment-quote').innerText(), 'The database migrates first.');
+  assert.match(await thread.innerText(), /Which database, the replica too\?/);
+  // The page was not reloaded: the address is the document's, and the form is empty again.
+  assert.equal(new URL(page.url()).pathname, docPath);
+  assert.equal(await page.locator('#comment-body').inputValue(), '');
+
+  // A colleague, without JavaScript, replies.
+  const name = `fay${process.pid}`;
+  await page.goto('/admin/users');
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
+  await page.getByRole('button', { name: 'Add account' }).click();
+  await page.locator('.banner').first().waitFor();
+  const fayCtx = await newContext(browser, { javaScriptEnabled: false });
+  const fay = await fayCtx.newPage();
+  await fay.goto('/login');
+  await fay.getByLabel('Username').fill(name);
+  await fay.getByLabel('Password').fill('a long enough password');
+  await fay.getByRole('button', { name: 'Sign in' }).click();
+  await fay.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  await fay.goto(docPath);
+  await fay.locator('article.thread details.reply-box > summary').first().click();
+  await fay.getByLabel('Your reply').fill(`Both, @${ADMIN}: the replica follows.`);
+  await fay.getByRole('button', { name: 'Reply' }).click();
+  await banner(fay, 'Comment added.').waitFor();
+  assert.match(fay.url(), /#comment-\d+$/);
+  assert.match(await fay.locator('article.thread .comment.reply').innerText(), /the replica follows/);
+  // And starts a thread of their own, quoting by hand.
+  await fay.locator('details.quote-box > summary').click();
+  await fay.getByLabel(/The passage you comment on/).fill('at noon');
+  await fay.getByLabel('Add a comment').fill('Noon is lunch. 11:00?');
+  await fay.getByRole('button', { name: 'Comment', exact: true }).click();
+  await banner(fay, 'Comment added.').waitFor();
+  assert.equal(await fay.locator('article.thread').count(), 2);
+
+  // The writer resolves the first thread.
+  await page.goto(docPath);
+  await page.locator('article.thread').first().getByRole('button', { name: 'Resolve' }).click();
+  await banner(page, 'Marked resolved.').waitFor();
+  await page.locator('article.thread.resolved .resolved-note', { hasText: `Resolved by ${ADMIN}` }).waitFor();
+
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    for (const scheme of ['light', 'dark']) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${docPath}#comments`);
+      await page.locator('#comments').waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width, `the discussion fits a ${size} screen (${width}px)`);
+      // A reply sits inside its thread, indented, never wider than it.
+      const t = await page.locator('article.thread').first().boundingBox();
+      const r = await page.locator('article.thread .comment.reply').first().boundingBox();
+      assert.ok(r.x > t.x && r.x + r.width <= t.x + t.width + 1, `the reply is inside its thread: ${JSON.stringify([t, r])}`);
+      const button = await page.getByRole('button', { name: 'Comment', exact: true }).boundingBox();
+      assert.ok(button.width < 200, `the Comment button is a button (${button.width}px)`);
+      await page.locator('#comments').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(OUT, `comments-${size}-${scheme}.png`), fullPage: true });
+    }
+  }
+  await ctx.close();
+  await fayCtx.close();
+});
