@@ -57,6 +57,7 @@ pub const STEPS: &[Step] = &[
     step!("0022_notices"),
     step!("0023_comments"),
     step!("0024_comment_rule"),
+    step!("0025_webhooks"),
 ];
 
 pub struct Migrator;

@@ -7,10 +7,12 @@ use clap::{Args, CommandFactory, Parser, ValueEnum};
 
 use crate::cidr::CidrList;
 
+mod hooks;
 mod mail;
 mod sign_in;
 mod unknown;
 mod values;
+pub use hooks::Hooks;
 pub use mail::{Mail, SmtpSecurity};
 pub use sign_in::SignIn;
 pub use unknown::{UnknownSetting, unknown_settings, warn_about_unknown_settings};
@@ -273,6 +275,9 @@ pub struct Config {
 
     #[command(flatten)]
     pub mail: Mail,
+
+    #[command(flatten)]
+    pub hooks: Hooks,
 }
 
 /// A bare parser so tests and tools can build a `Config` from defaults plus overrides.
@@ -368,6 +373,7 @@ impl Config {
                 .sign_in
                 .value_of(other)
                 .or_else(|| self.mail.value_of(other))
+                .or_else(|| self.hooks.value_of(other))
                 .unwrap_or_else(|| format!("<{other}>")),
         }
     }

@@ -20,6 +20,7 @@ pub mod startup;
 pub mod teams;
 pub mod transfer;
 pub mod web;
+pub mod webhooks;
 
 /// The database handle and its change counter: all of the data layer that the
 /// web layer holds (it calls the domain's functions with them).
@@ -249,6 +250,20 @@ fn signed_in(cfg: &mut ServiceConfig) {
             resource("/d/{id}/watch")
                 .route(get().to(crate::web::watch::document_watch_show))
                 .route(post().to(crate::web::watch::document_watch_set)),
+        )
+        .service(
+            resource("/webhooks")
+                .route(get().to(crate::web::webhooks::hooks_show))
+                .route(post().to(crate::web::webhooks::hook_create)),
+        )
+        .route("/webhooks/{id}", get().to(crate::web::webhooks::hook_show))
+        .route(
+            "/webhooks/{id}/delete",
+            post().to(crate::web::webhooks::hook_delete),
+        )
+        .route(
+            "/webhooks/{id}/resend",
+            post().to(crate::web::webhooks::hook_resend),
         )
         .route("/d/{id}/comments", post().to(crate::web::comments::add))
         .route(

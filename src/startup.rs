@@ -39,7 +39,11 @@ impl Application {
         db.start_group_commit();
         db.watch_changes();
         tokio::spawn(crate::documents::rerender::redo_old_pages(db.clone()));
-        tokio::spawn(crate::notices::notifier::run(db.clone()));
+        let base = config.public_url.clone().unwrap_or_default();
+        let base = base.trim_end_matches('/').to_owned();
+        tokio::spawn(crate::notices::notifier::run(db.clone(), base));
+        let hooks = crate::webhooks::sender::Settings::from_config(&config);
+        tokio::spawn(crate::webhooks::sender::run(db.clone(), hooks));
         match crate::notices::mail::Mailer::from_config(&config) {
             Ok(Some(mailer)) => {
                 tokio::spawn(crate::notices::mail::run(db.clone(), mailer));

@@ -19,10 +19,11 @@ CREATE INDEX comments_by_parent ON comments (parent_id) WHERE parent_id IS NOT N
 
 ALTER TABLE change_queue DROP CONSTRAINT change_queue_kind_check;
 ALTER TABLE change_queue ADD CONSTRAINT change_queue_kind_check
-    CHECK (kind IN ('rev', 'share', 'space', 'comment', 'event'));
+    CHECK (kind IN ('rev', 'share', 'space', 'comment', 'event', 'suggestion'));
 ALTER TABLE change_queue ADD COLUMN comment_id BIGINT;
 ALTER TABLE change_queue ADD COLUMN detail TEXT;
 
 ALTER TABLE notices DROP CONSTRAINT notices_kind_check;
 ALTER TABLE notices ADD CONSTRAINT notices_kind_check
-    CHECK (kind IN ('edited', 'shared', 'mentioned', 'space', 'commented', 'comment_mention'));
+    CHECK (kind IN ('edited', 'shared', 'mentioned', 'space', 'commented', 'comment_mention',
+                    'suggested', 'suggestion_accepted', 'suggestion_declined'));

@@ -23,7 +23,7 @@ CREATE TABLE comments (
 CREATE INDEX comments_by_document ON comments (doc_seq, id);
 CREATE INDEX comments_by_parent ON comments (parent_id) WHERE parent_id IS NOT NULL;
 
--- The queue and the inbox learn of comments, and the queue of a document's
+-- The queue and the inbox learn of comments and suggested edits, and the queue of a document's
 -- other events (`kind` 'event': trashed, restored, deleted, moved, named with
 -- what is needed to tell of them in `detail`, JSON): SQLite cannot change a CHECK, so
 -- both tables are made again with their rows (nothing refers to either; the
@@ -31,7 +31,7 @@ CREATE INDEX comments_by_parent ON comments (parent_id) WHERE parent_id IS NOT N
 DROP TRIGGER revisions_queue_change;
 CREATE TABLE change_queue_next (
     id         INTEGER PRIMARY KEY,
-    kind       TEXT NOT NULL CHECK (kind IN ('rev', 'share', 'space', 'comment', 'event')),
+    kind       TEXT NOT NULL CHECK (kind IN ('rev', 'share', 'space', 'comment', 'event', 'suggestion')),
     doc_seq    INTEGER,
     rev        INTEGER,
     space_id   INTEGER,
@@ -55,7 +55,8 @@ CREATE TABLE notices_next (
     id         INTEGER PRIMARY KEY,
     user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     kind       TEXT NOT NULL CHECK (kind IN ('edited', 'shared', 'mentioned', 'space',
-                                             'commented', 'comment_mention')),
+                                             'commented', 'comment_mention', 'suggested',
+                                             'suggestion_accepted', 'suggestion_declined')),
     doc_seq    INTEGER REFERENCES documents (seq) ON DELETE CASCADE,
     space_id   INTEGER REFERENCES spaces (id) ON DELETE CASCADE,
     actor      TEXT,

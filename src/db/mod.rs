@@ -35,6 +35,7 @@ pub use pools::PoolGauge;
 mod group;
 pub mod search;
 pub mod teams;
+pub mod webhooks;
 pub use sqlite_files::{close_file, open_file};
 mod schema;
 mod shm;

@@ -8,6 +8,7 @@ mod cjk;
 mod create_batch;
 pub mod drafts;
 mod escape;
+pub mod events;
 mod file_names;
 mod folders;
 mod headings;
@@ -278,20 +279,22 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
 /// Moves a live document to the trash; it can be restored until the trash is emptied.
 pub async fn trash(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
-    access::authorize(&*tx, id, actor, Access::Own).await?;
+    let doc = access::authorize(&*tx, id, actor, Access::Own).await?;
     if !store::set_deleted(&tx, id.as_str(), Some(now_ms())).await? {
         return Err(DocError::NotFound);
     }
+    events::happened(&*tx, doc.seq, "document.trashed", access::viewer(actor)).await?;
     tx.commit().await?;
     Ok(())
 }
 
 pub async fn restore(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocError> {
     let tx = db.begin_write().await?;
-    access::authorize(&*tx, id, actor, Access::Own).await?;
+    let doc = access::authorize(&*tx, id, actor, Access::Own).await?;
     if !store::set_deleted(&tx, id.as_str(), None).await? {
         return Err(DocError::NotFound);
     }
+    events::happened(&*tx, doc.seq, "document.restored", access::viewer(actor)).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -300,6 +303,8 @@ pub async fn restore(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocEr
 /// names any more; returns how many documents.
 pub async fn empty_trash(db: &Db, actor: Caller<'_>) -> Result<u64, DocError> {
     let tx = db.begin_write().await?;
+    let gone = store::trash_contents(&*tx, access::viewer(actor)).await?;
+    events::deleted(&*tx, &gone, access::viewer(actor)).await?;
     let n = store::purge_trash(&tx, access::viewer(actor)).await?;
     if n > 0 {
         crate::db::documents::attachments::collect_unnamed(&tx).await?;

@@ -24,15 +24,16 @@ const POLL: Duration = Duration::from_millis(200);
 /// Read notices are kept this long.
 const KEEP_READ_MS: i64 = 90 * 24 * 3600 * 1000;
 
-/// Tells what waits, batch after batch, until the database closes.
-pub async fn run(db: Db) {
+/// Tells what waits, batch after batch, until the database closes; links in
+/// webhooks' events start with `base` (QUIRE_PUBLIC_URL, or nothing).
+pub async fn run(db: Db, base: String) {
     let mut last_tidy = 0;
     let mut failures = 0u32;
     loop {
         if db.is_closed() {
             return;
         }
-        match tell_waiting(&db).await {
+        match tell_waiting_with(&db, &base).await {
             Ok(n) => {
                 failures = 0;
                 if n < BATCH as usize {
@@ -67,13 +68,18 @@ async fn forget_old(db: &Db, now: i64) -> Result<(), Error> {
 /// one change at a time, and a change that fails alone is dropped (and
 /// logged), so one bad row cannot stop every notice after it.
 pub async fn tell_waiting(db: &Db) -> Result<usize, Error> {
+    tell_waiting_with(db, "").await
+}
+
+/// `tell_waiting`, with webhooks' links starting with `base`.
+pub async fn tell_waiting_with(db: &Db, base: &str) -> Result<usize, Error> {
     if !queue::any(db).await? {
         return Ok(0);
     }
     let tx = db.begin_write().await?;
     let batch = queue::take(&*tx, BATCH).await?;
     let now = now_ms();
-    let told = tell_all(&*tx, &batch, now).await;
+    let told = tell_all(&*tx, &batch, (base, now)).await;
     let Err(e) = told else {
         let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
         queue::done(&*tx, &ids).await?;
@@ -84,7 +90,7 @@ pub async fn tell_waiting(db: &Db) -> Result<usize, Error> {
     tracing::warn!(error = %e, "a batch of changes failed; telling them one by one");
     for change in &batch {
         let tx = db.begin_write().await?;
-        if let Err(e) = tell_all(&*tx, std::slice::from_ref(change), now).await {
+        if let Err(e) = tell_all(&*tx, std::slice::from_ref(change), (base, now)).await {
             drop(tx);
             tracing::error!(error = %e, change = ?change, "a change could not be told; it is dropped");
             let tx = db.begin_write().await?;
@@ -101,7 +107,8 @@ pub async fn tell_waiting(db: &Db) -> Result<usize, Error> {
 /// Tells a batch in order, the revisions of each document between two other
 /// changes together (ten saves of one page are one statement per author, not
 /// ten): a share told after a save must not make its save reach the new reader.
-async fn tell_all(ex: &impl Conn, batch: &[Queued], now: i64) -> Result<(), Error> {
+async fn tell_all(ex: &impl Conn, batch: &[Queued], at: (&str, i64)) -> Result<(), Error> {
+    let now = at.1;
     let mut saved: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
     for change in batch {
         if let ("rev", Some(doc), Some(rev)) = (change.kind.as_str(), change.doc_seq, change.rev) {
@@ -110,26 +117,54 @@ async fn tell_all(ex: &impl Conn, batch: &[Queued], now: i64) -> Result<(), Erro
             continue;
         }
         for (doc, range) in std::mem::take(&mut saved) {
-            revisions(ex, doc, range, now).await?;
+            revisions(ex, doc, range, at).await?;
         }
         match (change.kind.as_str(), change.doc_seq, change.space_id) {
             ("share", Some(doc), _) => shared(ex, change, doc, now).await?,
             ("space", _, Some(space)) => joined(ex, change, space, now).await?,
-            ("comment", Some(doc), _) => commented(ex, change, doc, now).await?,
+            ("comment", Some(doc), _) => commented(ex, change, doc, at).await?,
+            ("event", doc, _) => happened(ex, change, doc, at).await?,
             _ => {}
         }
     }
     for (doc, range) in saved {
-        revisions(ex, doc, range, now).await?;
+        revisions(ex, doc, range, at).await?;
     }
     Ok(())
+}
+
+/// A document's other event (trashed, restored, moved, deleted): hooks are told.
+async fn happened(
+    ex: &impl Conn,
+    change: &Queued,
+    doc: Option<i64>,
+    at: (&str, i64),
+) -> Result<(), Error> {
+    let Some(detail) = change.detail.as_deref() else {
+        return Ok(());
+    };
+    let detail: crate::webhooks::events::Detail = match serde_json::from_str(detail) {
+        Ok(d) => d,
+        Err(e) => {
+            tracing::error!(error = %e, detail, "a queued event could not be read; it is dropped");
+            return Ok(());
+        }
+    };
+    let actor = actor_name(ex, change).await?;
+    crate::webhooks::events::happened(ex, doc, &detail, actor.as_deref(), at).await
 }
 
 /// Revisions `first` to `last` of a document: each author watches it (unless
 /// they turned that off), everyone watching it, its folder or its space who
 /// may read it is told of each author's saves, and everyone it mentions for
 /// the first time is told (and then watches it, unless they turned that off).
-async fn revisions(ex: &impl Conn, doc: i64, range: (i64, i64), now: i64) -> Result<(), Error> {
+async fn revisions(
+    ex: &impl Conn,
+    doc: i64,
+    range: (i64, i64),
+    at: (&str, i64),
+) -> Result<(), Error> {
+    let now = at.1;
     let Some(facts) = fan_out::document(ex, doc).await? else {
         return Ok(());
     };
@@ -165,6 +200,7 @@ async fn revisions(ex: &impl Conn, doc: i64, range: (i64, i64), now: i64) -> Res
             now,
         )
         .await?;
+        crate::webhooks::events::saved(ex, doc, (first.rev, last.rev), by.0, at).await?;
         i += run;
     }
     let Some(last) = saves.last() else {
@@ -198,7 +234,13 @@ async fn mentions(ex: &impl Conn, doc: i64, last: &fan_out::Saved, now: i64) -> 
 /// A comment written: its author watches the document (unless they turned
 /// that off), everyone watching it who may read it is told, and everyone it
 /// mentions who may read the document is told of the mention.
-async fn commented(ex: &impl Conn, change: &Queued, doc: i64, now: i64) -> Result<(), Error> {
+async fn commented(
+    ex: &impl Conn,
+    change: &Queued,
+    doc: i64,
+    at: (&str, i64),
+) -> Result<(), Error> {
+    let now = at.1;
     let Some(facts) = fan_out::document(ex, doc).await? else {
         return Ok(());
     };
@@ -220,6 +262,7 @@ async fn commented(ex: &impl Conn, change: &Queued, doc: i64, now: i64) -> Resul
     }
     let one = (comment.id, comment.id, 1);
     fan_out::tell_watchers(ex, "commented", doc, (author, change.actor_id), one, now).await?;
+    crate::webhooks::events::commented(ex, doc, &comment, at).await?;
     let mut named = fan_out::people_named(ex, &mentions::names(&comment.body)).await?;
     named.retain(|id| Some(*id) != change.actor_id);
     for (user, access, _) in fan_out::access_of(ex, doc, &named).await? {

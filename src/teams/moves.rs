@@ -46,6 +46,8 @@ pub async fn move_document(
     let doc = access::authorize(&*tx, id, actor.into(), Access::Read).await?;
     let (target, to_name) = destination(&tx, &doc, actor, to).await?;
     let (gains, loses) = move_one(&tx, doc.seq, target).await?;
+    crate::documents::events::happened(&*tx, doc.seq, "document.moved", Some(actor.user_id))
+        .await?;
     let plan = MovePlan {
         to,
         to_name,
@@ -111,6 +113,9 @@ pub async fn move_folder(
         match destination(&tx, &doc, actor, to).await {
             Ok((target, name)) => {
                 let (g, l) = move_one(&tx, doc.seq, target).await?;
+                let moved = "document.moved";
+                crate::documents::events::happened(&*tx, doc.seq, moved, Some(actor.user_id))
+                    .await?;
                 gains.extend(g);
                 loses.extend(l);
                 plan.to_name = name;

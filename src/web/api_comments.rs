@@ -37,6 +37,10 @@ pub struct CommentJson {
     resolved_at: Option<i64>,
 }
 
+fn comment_id(raw: &str) -> Result<i64, ApiError> {
+    super::api_spaces::id_in_path(raw, "No such comment.")
+}
+
 fn comment_json(c: &Comment, resolved: (Option<String>, Option<i64>)) -> CommentJson {
     CommentJson {
         id: c.id,
@@ -127,6 +131,7 @@ pub async fn api_comments(
     request_body = CommentInput,
     responses(
         (status = 201, body = CommentJson),
+        (status = 400, description = "The body is not JSON of this shape", body = ErrorJson),
         (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
             headers(("WWW-Authenticate" = String))),
         (status = 404, description = "No such document, in the trash, or not readable by the token's user", body = ErrorJson),
@@ -164,6 +169,7 @@ pub async fn api_comment_add(
     request_body = CommentChange,
     responses(
         (status = 200, body = CommentJson),
+        (status = 400, description = "The body is not JSON of this shape", body = ErrorJson),
         (status = 401, description = "No token, or one that is revoked or unknown", body = ErrorJson,
             headers(("WWW-Authenticate" = String))),
         (status = 403, description = "Resolving a thread the token's user neither wrote nor may edit", body = ErrorJson),
@@ -174,11 +180,12 @@ pub async fn api_comment_add(
 pub async fn api_comment_change(
     state: web::Data<AppState>,
     user: CurrentUser,
-    path: web::Path<(String, i64)>,
+    path: web::Path<(String, String)>,
     input: web::Json<CommentChange>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, cid) = path.into_inner();
     let id = parse_id(&id)?;
+    let cid = comment_id(&cid)?;
     let who = actor(&user);
     if let Some(body) = &input.body {
         comments::edit(&state.db, &id, cid, who, body).await?;
@@ -229,10 +236,11 @@ pub async fn api_comment_change(
 pub async fn api_comment_delete(
     state: web::Data<AppState>,
     user: CurrentUser,
-    path: web::Path<(String, i64)>,
+    path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, cid) = path.into_inner();
     let id = parse_id(&id)?;
+    let cid = comment_id(&cid)?;
     comments::delete(&state.db, &id, cid, actor(&user)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 
+use super::api_description::{camel_case_links, describe_webhooks};
 use super::respond;
 use super::{api, api_attachments, api_comments, api_groups, api_places, api_spaces};
 
@@ -55,6 +56,7 @@ use super::{api, api_attachments, api_comments, api_groups, api_places, api_spac
         api_groups::api_group_member_put,
         api_groups::api_group_member_delete
     ),
+    components(schemas(super::api_description::WebhookEvent)),
     modifiers(&Bearer),
     security(("bearer" = [])),
     tags(
@@ -63,6 +65,8 @@ use super::{api, api_attachments, api_comments, api_groups, api_places, api_spac
             what is in them. A document is in one space, or in its owner's personal space."),
         (name = "comments", description = "Comments: a discussion under each document, with \
             replies one level deep; whoever may read a document may read its comments."),
+        (name = "webhooks", description = "Webhooks: events quire posts, signed, to the addresses \
+            administrators and space managers register on the `/webhooks` page."),
         (name = "groups", description = "Groups: people an administrator puts together, to make \
             them members of a space or share a document with them at once."),
     ),
@@ -99,41 +103,10 @@ pub fn openapi() -> &'static Value {
             Value::Null
         });
         camel_case_links(&mut doc);
+        describe_webhooks(&mut doc);
         doc
     });
     &DOC
-}
-
-/// utoipa 5 writes a link's fields as `operation_id`, `operation_ref` and
-/// `request_body`; OpenAPI spells them `operationId`, `operationRef` and
-/// `requestBody` (the validator refuses the others, and tools skip the links).
-fn camel_case_links(doc: &mut Value) {
-    let operations = doc["paths"]
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|paths| paths.values_mut())
-        .filter_map(Value::as_object_mut)
-        .flat_map(|item| item.values_mut());
-    for op in operations {
-        let links = op["responses"]
-            .as_object_mut()
-            .into_iter()
-            .flat_map(|r| r.values_mut())
-            .filter_map(|r| r.get_mut("links").and_then(Value::as_object_mut))
-            .flat_map(|links| links.values_mut())
-            .filter_map(Value::as_object_mut);
-        for link in links {
-            for (from, to) in [
-                ("operation_id", "operationId"),
-                ("operation_ref", "operationRef"),
-                ("request_body", "requestBody"),
-            ] {
-                if let Some(v) = link.remove(from) {
-                    link.insert(to.to_owned(), v);
-                }
-            }
-        }
-    }
 }
 
 /// `GET /api/v1/openapi.json`

@@ -50,11 +50,14 @@ pub enum Message {
     CommentDeleted,
     ThreadResolved,
     ThreadReopened,
+    HookSaved,
+    HookRemoved,
+    HookResent,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 44] = [
+    pub const ALL: [Self; 47] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -99,6 +102,9 @@ impl Message {
         Self::CommentDeleted,
         Self::ThreadResolved,
         Self::ThreadReopened,
+        Self::HookSaved,
+        Self::HookRemoved,
+        Self::HookResent,
     ];
 
     /// The message's code (for `?m=`) beside its text.
@@ -193,6 +199,12 @@ impl Message {
             Self::CommentDeleted => ("comment-deleted", "Comment deleted."),
             Self::ThreadResolved => ("thread-resolved", "Marked resolved."),
             Self::ThreadReopened => ("thread-reopened", "Opened again."),
+            Self::HookSaved => (
+                "hook-saved",
+                "Webhook saved: events are posted to it from now on.",
+            ),
+            Self::HookRemoved => ("hook-removed", "Webhook removed."),
+            Self::HookResent => ("hook-resent", "It will be sent again in a moment."),
         }
     }
 

@@ -7,6 +7,7 @@ pub mod admin_user;
 pub mod api;
 pub mod api_attachments;
 pub mod api_comments;
+mod api_description;
 pub mod api_groups;
 pub mod api_openapi;
 pub mod api_places;
@@ -61,6 +62,7 @@ pub mod tasks;
 pub mod transfer;
 pub mod trash;
 pub mod watch;
+pub mod webhooks;
 pub mod when;
 
 use actix_web::http::header;

@@ -331,6 +331,7 @@ async fn every_message_reads_the_same_with_and_without_javascript() {
     teams(&app, &mut shown).await;
     talk::notices(&app, &mut shown).await;
     talk::comments(&app, &mut shown).await;
+    talk::webhooks(&app, &mut shown).await;
 
     let differ: Vec<_> = shown.both.iter().filter(|(js, page)| js != page).collect();
     assert!(

@@ -111,3 +111,55 @@ pub(super) async fn comments(app: &TestApp, shown: &mut Shown) {
         )
         .await;
 }
+
+/// Webhooks: added, sent again, removed.
+pub(super) async fn webhooks(app: &TestApp, shown: &mut Shown) {
+    let hook = [
+        ("url", "https://ci.example.org/hook"),
+        ("space", ""),
+        ("event:document.created", "on"),
+    ];
+    shown
+        .compare(app, post("/webhooks", &hook), post("/webhooks", &hook))
+        .await;
+    let ids: Vec<i64> = quire::db::query_scalar("SELECT id FROM webhooks ORDER BY id")
+        .fetch_all(&app.db.read)
+        .await
+        .unwrap();
+    let mut deliveries = Vec::new();
+    for id in &ids {
+        let d: i64 = quire::db::query_scalar(
+            "INSERT INTO webhook_deliveries (hook_id, event, body, created_at)
+             VALUES ($1, 'document.created', '{}', 0) RETURNING id",
+        )
+        .bind(id)
+        .fetch_one(&app.db.write)
+        .await
+        .unwrap();
+        deliveries.push(d.to_string());
+    }
+    let (a, b) = (
+        format!("/webhooks/{}", ids[0]),
+        format!("/webhooks/{}", ids[1]),
+    );
+    shown
+        .compare(
+            app,
+            post(
+                format!("{a}/resend"),
+                &[("delivery", deliveries[0].as_str())],
+            ),
+            post(
+                format!("{b}/resend"),
+                &[("delivery", deliveries[1].as_str())],
+            ),
+        )
+        .await;
+    shown
+        .compare(
+            app,
+            post(format!("{a}/delete"), &[]),
+            post(format!("{b}/delete"), &[]),
+        )
+        .await;
+}

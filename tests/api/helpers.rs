@@ -21,6 +21,8 @@ mod person;
 pub use person::{Person, create_in, team_space, told};
 #[path = "helpers/postgres.rs"]
 mod postgres;
+#[path = "helpers/receiver.rs"]
+pub mod receiver;
 #[path = "helpers/smtp.rs"]
 pub mod smtp;
 pub use command::{quire, run_quire};

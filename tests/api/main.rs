@@ -69,4 +69,5 @@ mod upgrade_rights;
 mod upload_memory;
 mod validation;
 mod watching;
+mod webhooks;
 mod xss;

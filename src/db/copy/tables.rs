@@ -68,6 +68,8 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("notices", &["id"], Some("id")),
     ("mail_outbox", &["id"], Some("id")),
     ("comments", &["id"], Some("id")),
+    ("webhooks", &["id"], Some("id")),
+    ("webhook_deliveries", &["id"], Some("id")),
 ];
 
 /// Every table the copy moves, in order; refuses an entity the list above

@@ -180,6 +180,36 @@ pub async fn set_deleted(
 }
 
 /// Deletes the viewer's documents in the trash for good; how many.
+/// A document in the trash, as an event of its deletion names it.
+#[derive(Debug, Clone)]
+pub struct Gone {
+    pub id: String,
+    pub title: String,
+    pub space_id: Option<i64>,
+    pub owner_id: Option<i64>,
+}
+crate::db::from_row!(Gone {
+    id,
+    title,
+    space_id,
+    owner_id
+});
+
+/// What `purge_trash` would delete for `viewer`.
+pub async fn trash_contents(
+    conn: &impl Conn,
+    viewer: Option<i64>,
+) -> Result<Vec<Gone>, crate::db::Error> {
+    crate::db::query_as::<Gone>(format!(
+        "SELECT d.id, d.title, d.space_id, d.owner_id FROM documents AS d
+         WHERE d.deleted_at IS NOT NULL AND {} ORDER BY d.seq",
+        access::owned("$1")
+    ))
+    .bind(viewer)
+    .fetch_all(conn)
+    .await
+}
+
 pub async fn purge_trash(conn: &impl Conn, viewer: Option<i64>) -> Result<u64, crate::db::Error> {
     let done = crate::db::query(format!(
         "DELETE FROM documents AS d WHERE d.deleted_at IS NOT NULL AND {}",

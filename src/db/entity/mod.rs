@@ -37,6 +37,8 @@ pub mod space_members;
 pub mod spaces;
 pub mod user_groups;
 pub mod users;
+pub mod webhook_deliveries;
+pub mod webhooks;
 
 /// A column's kind of value, as a copy reads and writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,5 +110,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(editing_now::Entity)?,
         shape(mail_outbox::Entity)?,
         shape(comments::Entity)?,
+        shape(webhooks::Entity)?,
+        shape(webhook_deliveries::Entity)?,
     ])
 }

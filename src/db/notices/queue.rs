@@ -26,6 +26,7 @@ pub struct Queued {
     pub group_id: Option<i64>,
     pub actor_id: Option<i64>,
     pub comment_id: Option<i64>,
+    pub detail: Option<String>,
 }
 crate::db::from_row!(Queued {
     id,
@@ -36,7 +37,8 @@ crate::db::from_row!(Queued {
     user_id,
     group_id,
     actor_id,
-    comment_id
+    comment_id,
+    detail
 });
 
 /// Queues "`actor` shared document `doc_seq` with `whom`".
@@ -75,6 +77,28 @@ pub async fn commented(
     )
     .bind(doc_seq)
     .bind(comment_id)
+    .bind(actor)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Queues another event of document `doc_seq` (none: it is gone), its
+/// particulars in `detail` (JSON), done by `actor`.
+pub async fn event(
+    ex: &impl Conn,
+    doc_seq: Option<i64>,
+    detail: &str,
+    actor: Option<i64>,
+    now: i64,
+) -> Result<(), Error> {
+    crate::db::query(
+        "INSERT INTO change_queue (kind, doc_seq, detail, actor_id, created_at)
+         VALUES ('event', $1, $2, $3, $4)",
+    )
+    .bind(doc_seq)
+    .bind(detail)
     .bind(actor)
     .bind(now)
     .execute(ex)
@@ -131,7 +155,7 @@ pub async fn take(ex: &impl Conn, most: i64) -> Result<Vec<Queued>, Error> {
         false => "",
     };
     crate::db::query_as::<Queued>(format!(
-        "SELECT id, kind, doc_seq, rev, space_id, user_id, group_id, actor_id, comment_id
+        "SELECT id, kind, doc_seq, rev, space_id, user_id, group_id, actor_id, comment_id, detail
          FROM change_queue ORDER BY id LIMIT $1{lock}"
     ))
     .bind(most)
