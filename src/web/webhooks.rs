@@ -25,9 +25,10 @@ pub struct DeliveryView {
     /// "delivered", "trying again at …", "given up".
     pub state: String,
     pub ok: bool,
-    pub status: String,
-    pub answer_ms: String,
-    pub tries: i64,
+    /// "200 in 12 ms", or "no answer".
+    pub answer: String,
+    /// "1 try", "3 tries".
+    pub tries: String,
     pub error: String,
 }
 
@@ -147,15 +148,12 @@ fn view(d: webhooks::Delivery) -> DeliveryView {
         when: fmt_time(d.created_at),
         ok: d.sent_at.is_some(),
         state,
-        status: d
-            .status
-            .map(|s| s.to_string())
-            .unwrap_or_else(|| "–".into()),
-        answer_ms: d
-            .answer_ms
-            .map(|ms| format!("{ms} ms"))
-            .unwrap_or_else(|| "–".into()),
-        tries: d.tries,
+        answer: match (d.status, d.answer_ms) {
+            (Some(status), Some(ms)) => format!("{status} in {ms} ms"),
+            (Some(status), None) => status.to_string(),
+            _ => "no answer".to_owned(),
+        },
+        tries: super::counted::counted(d.tries.max(0) as u64, "try", "tries"),
         error: d.error.unwrap_or_default(),
     }
 }

@@ -123,3 +123,52 @@ test('a selected passage is commented on in place, answered and resolved', async
   await ctx.close();
   await fayCtx.close();
 });
+
+test('an administrator adds a webhook and sees its deliveries', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page);
+  await page.goto('/admin/users');
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+  const url = `https://ci.example.org/hooks/quire/${process.pid}/a-rather-long-path-that-must-wrap-on-a-phone?token=0123456789abcdef`;
+  await page.getByLabel(/^Address/).fill(url);
+  await page.getByRole('button', { name: 'Add webhook' }).click();
+  await banner(page, 'Webhook saved').waitFor();
+  await page.getByRole('heading', { level: 1, name: url }).waitFor();
+  await page.locator('details.secret > summary').click();
+  assert.match(await page.locator('details.secret code.token').innerText(), /^[0-9a-f]{64}$/);
+  // An event for it: a new document; the delivery is listed (the address
+  // cannot be reached from here, so it says why).
+  await page.goto('/new');
+  await page.getByLabel('Title').fill(unique('Hooked'));
+  await editorBody(page).fill('text');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.goto('/webhooks');
+  await page.getByRole('link', { name: url }).click();
+  for (let i = 0; i < 50 && (await page.locator('table.deliveries tbody tr').count()) === 0; i += 1) {
+    await page.waitForTimeout(200);
+    await page.reload();
+  }
+  assert.ok((await page.locator('table.deliveries tbody tr').count()) >= 1, 'a delivery is listed');
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    for (const scheme of ['light', 'dark']) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.reload();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width, `the webhook's page fits a ${size} screen (${width}px)`);
+      // "Send again" stays one line: a button, not a column of letters.
+      const again = await page.getByRole('button', { name: 'Send again' }).first().boundingBox();
+      assert.ok(again.height < 50 && again.width > 60, `Send again is one line: ${JSON.stringify(again)}`);
+      await page.screenshot({ path: path.join(OUT, `webhook-${size}-${scheme}.png`), fullPage: true });
+      await page.goto('/webhooks');
+      const listWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(listWidth <= viewport.width, `the webhooks list fits a ${size} screen (${listWidth}px)`);
+      await page.screenshot({ path: path.join(OUT, `webhooks-${size}-${scheme}.png`), fullPage: true });
+      await page.getByRole('link', { name: url }).click();
+    }
+  }
+  await ctx.close();
+});
