@@ -58,6 +58,7 @@ pub const STEPS: &[Step] = &[
     step!("0023_comments"),
     step!("0024_comment_rule"),
     step!("0025_webhooks"),
+    step!("0026_suggestions"),
 ];
 
 pub struct Migrator;

@@ -17,6 +17,7 @@ pub mod query_param;
 pub mod random;
 pub mod seed;
 pub mod startup;
+pub mod suggestions;
 pub mod teams;
 pub mod transfer;
 pub mod web;
@@ -264,6 +265,23 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route(
             "/webhooks/{id}/resend",
             post().to(crate::web::webhooks::hook_resend),
+        )
+        .service(
+            resource("/d/{id}/suggest")
+                .route(get().to(crate::web::suggestions::suggest_form))
+                .route(post().to(crate::web::suggestions::suggest)),
+        )
+        .route(
+            "/d/{id}/suggestions/{sid}",
+            get().to(crate::web::suggestions::review),
+        )
+        .route(
+            "/d/{id}/suggestions/{sid}/accept",
+            post().to(crate::web::suggestions::accept),
+        )
+        .route(
+            "/d/{id}/suggestions/{sid}/decline",
+            post().to(crate::web::suggestions::decline),
         )
         .route("/d/{id}/comments", post().to(crate::web::comments::add))
         .route(

@@ -320,14 +320,16 @@
       if (saving) { e.preventDefault(); return; }
       autosaving = true;
     } else if (isEditorSave(e.detail)) {
-      if (autosaving) { e.preventDefault(); heldSave = e.detail.elt; return; }
+      // Held with the button pressed ("Suggest instead" posts elsewhere).
+      var ev = e.detail.requestConfig && e.detail.requestConfig.triggeringEvent;
+      if (autosaving) { e.preventDefault(); heldSave = [e.detail.elt, ev && ev.submitter]; return; }
       saving = true;
     }
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     if (isAutosave(e.detail.elt)) {
       autosaving = false;
-      if (heldSave) { var form = heldSave; heldSave = null; form.requestSubmit(); }
+      if (heldSave) { var held = heldSave; heldSave = null; held[0].requestSubmit(held[1] || undefined); }
     } else if (isEditorSave(e.detail) && !e.detail.successful) {
       saving = false;
     }

@@ -34,6 +34,7 @@ mod pools;
 pub use pools::PoolGauge;
 mod group;
 pub mod search;
+pub mod suggestions;
 pub mod teams;
 pub mod webhooks;
 pub use sqlite_files::{close_file, open_file};

@@ -151,7 +151,7 @@ pub async fn revision_diff(
 const CONTEXT: usize = 3;
 
 /// A line diff with changed words marked, `context` lines around each change.
-fn diff_lines(old: &str, new: &str, context: usize) -> Vec<DiffLine> {
+pub fn diff_lines(old: &str, new: &str, context: usize) -> Vec<DiffLine> {
     let diff = TextDiff::configure()
         .timeout(std::time::Duration::from_millis(200))
         .diff_lines(old, new);

@@ -13,7 +13,7 @@ mod file_names;
 mod folders;
 mod headings;
 mod highlight;
-mod history;
+pub mod history;
 mod id;
 pub mod import_rows;
 mod inline_marks;

@@ -44,6 +44,10 @@ impl Notice {
             "commented" if row.count == 1 => format!("{who} commented"),
             "commented" => format!("{} comments, the last by {who}", row.count),
             "comment_mention" => format!("{who} mentioned you in a comment"),
+            "suggested" if row.count == 1 => format!("{who} suggested an edit"),
+            "suggested" => format!("{} suggested edits, the last by {who}", row.count),
+            "suggestion_accepted" => format!("{who} accepted your suggested edit"),
+            "suggestion_declined" => format!("{who} declined your suggested edit"),
             "shared" => format!("{who} shared it with you"),
             _ => format!("{who} added you to this space"),
         };
@@ -72,6 +76,9 @@ pub fn target(row: &NoticeRow) -> String {
             }
             ("commented" | "comment_mention", _, Some(comment)) => {
                 format!("/d/{id}#comment-{comment}")
+            }
+            ("suggested" | "suggestion_accepted" | "suggestion_declined", _, Some(s)) => {
+                format!("/d/{id}/suggestions/{s}")
             }
             _ => format!("/d/{id}"),
         },

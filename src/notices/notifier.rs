@@ -151,7 +151,52 @@ async fn happened(
         }
     };
     let actor = actor_name(ex, change).await?;
-    crate::webhooks::events::happened(ex, doc, &detail, actor.as_deref(), at).await
+    crate::webhooks::events::happened(ex, doc, &detail, actor.as_deref(), at).await?;
+    if let (Some(doc), Some(sid)) = (doc, detail.suggestion) {
+        suggestion(
+            ex,
+            change,
+            (doc, sid),
+            &detail.event,
+            actor.as_deref(),
+            at.1,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// A suggested edit opened (its editors watching are told) or decided (its
+/// author is told, if they may still read the document).
+async fn suggestion(
+    ex: &impl Conn,
+    change: &Queued,
+    (doc, sid): (i64, i64),
+    event: &str,
+    actor: Option<&str>,
+    now: i64,
+) -> Result<(), Error> {
+    let Some(s) = crate::db::suggestions::by_id(ex, sid).await? else {
+        return Ok(());
+    };
+    let kind = match event {
+        "suggestion.opened" => {
+            let by = (actor, change.actor_id);
+            return fan_out::tell_watchers(ex, "suggested", doc, by, (sid, sid, 1), now).await;
+        }
+        "suggestion.accepted" => "suggestion_accepted",
+        "suggestion.declined" => "suggestion_declined",
+        _ => return Ok(()),
+    };
+    let Some(author) = s.author_id.filter(|a| Some(*a) != change.actor_id) else {
+        return Ok(());
+    };
+    if let Some((_, access, _)) = fan_out::access_of(ex, doc, &[author]).await?.first()
+        && access.may_read()
+    {
+        fan_out::tell_document(ex, author, kind, doc, actor, Some(sid), now).await?;
+    }
+    Ok(())
 }
 
 /// Revisions `first` to `last` of a document: each author watches it (unless

@@ -35,6 +35,8 @@ pub struct DocView {
     pub space: (String, String),
     /// Its discussion, on its own page (not through a public link).
     pub talk: Option<super::comments::TalkView>,
+    /// Open suggested edits the reader may see: (id, author, when).
+    pub suggestions: Vec<(i64, String, String)>,
 }
 
 impl DocView {
@@ -105,6 +107,7 @@ impl From<&Document> for DocView {
                 ),
             },
             talk: None,
+            suggestions: Vec::new(),
         }
     }
 }

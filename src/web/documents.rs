@@ -172,6 +172,11 @@ pub async fn document_show(
     shown.linked_from = linked_from;
     let talk = crate::comments::of_document(&state.db, &doc, reader).await?;
     shown.talk = Some(super::comments::TalkView::new(doc.id.as_str(), &talk));
+    shown.suggestions = crate::suggestions::open_for(&state.db, &doc, reader)
+        .await?
+        .into_iter()
+        .map(|s| (s.id, s.author, super::when::fmt_time(s.created_at)))
+        .collect();
     let title = shown.title.clone();
     let partial = ShowPartial { doc: shown };
     if view.epoch.is_none() {

@@ -123,12 +123,20 @@ pub async fn document_history(
         return Ok(super::trash::in_trash_page(&doc));
     }
     let more = earlier.is_some();
+    let suggested = crate::suggestions::accepted_versions(&state.db, doc.seq).await?;
     let rows = revs
         .iter()
         .enumerate()
-        .map(|(i, r)| RevRow {
-            moved: documents::place_change(r, revs.get(i + 1).or(earlier.as_ref())),
-            ..RevRow::new(r, doc.version)
+        .map(|(i, r)| {
+            let mut row = RevRow {
+                moved: documents::place_change(r, revs.get(i + 1).or(earlier.as_ref())),
+                ..RevRow::new(r, doc.version)
+            };
+            // A suggested edit someone accepted: both are its authors.
+            if let Some((_, by)) = suggested.iter().find(|(v, _)| *v == r.rev) {
+                row.author = format!("{}, suggested by {by}", row.author);
+            }
+            row
         })
         .collect();
     let partial = HistoryPartial {

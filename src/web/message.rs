@@ -53,11 +53,14 @@ pub enum Message {
     HookSaved,
     HookRemoved,
     HookResent,
+    Suggested,
+    SuggestionAccepted,
+    SuggestionDeclined,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 47] = [
+    pub const ALL: [Self; 50] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -105,6 +108,9 @@ impl Message {
         Self::HookSaved,
         Self::HookRemoved,
         Self::HookResent,
+        Self::Suggested,
+        Self::SuggestionAccepted,
+        Self::SuggestionDeclined,
     ];
 
     /// The message's code (for `?m=`) beside its text.
@@ -205,6 +211,15 @@ impl Message {
             ),
             Self::HookRemoved => ("hook-removed", "Webhook removed."),
             Self::HookResent => ("hook-resent", "It will be sent again in a moment."),
+            Self::Suggested => (
+                "suggested",
+                "Suggested: those who may edit it review it, and you are told what they decide.",
+            ),
+            Self::SuggestionAccepted => (
+                "suggestion-accepted",
+                "Accepted: the suggested edit is saved (the history names who suggested it).",
+            ),
+            Self::SuggestionDeclined => ("suggestion-declined", "Declined: its author is told."),
         }
     }
 

@@ -58,6 +58,7 @@ pub mod selection;
 pub mod setup;
 pub mod sharing;
 pub mod spaces;
+pub mod suggestions;
 pub mod tasks;
 pub mod transfer;
 pub mod trash;

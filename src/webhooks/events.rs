@@ -114,6 +114,9 @@ pub async fn commented(
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Detail {
     pub event: String,
+    /// A suggested edit's number, for its events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<i64>,
     /// A deleted document: its id, title, space and owner as they were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gone: Option<Gone>,
@@ -152,6 +155,16 @@ pub async fn happened(
     let Some(d) = stored::document(ex, doc_seq).await? else {
         return Ok(());
     };
-    let rest = json!({"document": document_json(&d, base)});
+    let mut rest = json!({"document": document_json(&d, base)});
+    if let Some(sid) = detail.suggestion
+        && let Some(s) = crate::db::suggestions::by_id(ex, sid).await?
+    {
+        rest["suggestion"] = json!({
+            "id": s.id,
+            "author": s.author,
+            "state": s.state,
+            "url": format!("{base}/d/{}/suggestions/{}", d.id, s.id),
+        });
+    }
     post(ex, &hooks, event, &body(event, actor, now, rest), now).await
 }

@@ -31,6 +31,15 @@ pub const EVENTS: &[(&str, &str)] = &[
         "a document is deleted for good (the trash emptied)",
     ),
     ("comment.added", "someone comments on a document"),
+    (
+        "suggestion.opened",
+        "someone suggests an edit of a document",
+    ),
+    (
+        "suggestion.accepted",
+        "a suggested edit is accepted (and saved)",
+    ),
+    ("suggestion.declined", "a suggested edit is declined"),
 ];
 
 /// The longest address a hook may post to.

@@ -2,6 +2,8 @@
 //! compared with and without JavaScript (`flash.rs`).
 
 use super::{Shown, post, two_revised};
+use reqwest::StatusCode;
+
 use crate::helpers::TestApp;
 
 /// Watching, the inbox and the notice settings.
@@ -160,6 +162,64 @@ pub(super) async fn webhooks(app: &TestApp, shown: &mut Shown) {
             app,
             post(format!("{a}/delete"), &[]),
             post(format!("{b}/delete"), &[]),
+        )
+        .await;
+}
+
+/// Suggested edits: accepted, declined (made by the admin on documents alike).
+pub(super) async fn suggestions(app: &TestApp, shown: &mut Shown) {
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let id = app.create_document("Suggested", "one\ntwo\n").await;
+        let res = app
+            .post_form(
+                &format!("/d/{id}/suggest"),
+                &[
+                    ("base", "1"),
+                    ("title", "Suggested"),
+                    ("body", "one\nTWO\n"),
+                ],
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::SEE_OTHER);
+        let to = crate::helpers::location(&res);
+        let sid = to
+            .split('/')
+            .nth(4)
+            .unwrap()
+            .split('?')
+            .next()
+            .unwrap()
+            .to_owned();
+        ids.push((id, sid));
+    }
+    let (a, b) = (&ids[0].0, &ids[1].0);
+    let again = [
+        ("base", "1"),
+        ("title", "Suggested"),
+        ("body", "ONE\ntwo\n"),
+    ];
+    shown
+        .compare(
+            app,
+            post(format!("/d/{a}/suggest"), &again),
+            post(format!("/d/{b}/suggest"), &again),
+        )
+        .await;
+    let path = |i: usize, what: &str| format!("/d/{}/suggestions/{}/{what}", ids[i].0, ids[i].1);
+    shown
+        .compare(
+            app,
+            post(path(0, "accept"), &[]),
+            post(path(1, "accept"), &[]),
+        )
+        .await;
+    let why = [("answer", "Not now.")];
+    shown
+        .compare(
+            app,
+            post(path(2, "decline"), &why),
+            post(path(3, "decline"), &why),
         )
         .await;
 }

@@ -63,7 +63,7 @@ fn verify(secret: &str, got: &Got) {
     assert!((0..60).contains(&age), "a fresh time: {age} s");
 }
 
-const ALL: [&str; 7] = [
+const ALL: [&str; 10] = [
     "document.created",
     "document.updated",
     "document.moved",
@@ -71,6 +71,9 @@ const ALL: [&str; 7] = [
     "document.restored",
     "document.deleted",
     "comment.added",
+    "suggestion.opened",
+    "suggestion.accepted",
+    "suggestion.declined",
 ];
 
 #[tokio::test]
@@ -334,4 +337,55 @@ async fn the_api_description_lists_every_event_with_its_body() {
         );
     }
     assert!(doc["components"]["schemas"]["WebhookEvent"]["properties"]["document"].is_object());
+}
+
+#[tokio::test]
+async fn a_suggested_edit_is_told_when_opened_and_when_decided() {
+    let app = app_posting_to_loopback().await;
+    let bob = Person::new(&app, "bob").await;
+    let receiver = Receiver::start(0).await;
+    let events = [
+        "suggestion.opened",
+        "suggestion.accepted",
+        "suggestion.declined",
+    ];
+    add_hook(&app, &receiver.url, "", &events).await;
+    let team = team_space(&app).await;
+    let id = create_in(&app, "Style guide", "Use tabs.", &team).await;
+    let res = bob
+        .post(
+            &format!("/d/{id}/suggest"),
+            &[
+                ("base", "1"),
+                ("title", "Style guide"),
+                ("body", "Use spaces."),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let sid = location(&res)
+        .split('/')
+        .nth(4)
+        .unwrap()
+        .split('?')
+        .next()
+        .unwrap()
+        .to_owned();
+    receiver.wait_for(1).await;
+    let res = app
+        .post_form(&format!("/d/{id}/suggestions/{sid}/accept"), &[])
+        .await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let got = receiver.wait_for(2).await;
+    let events: Vec<&str> = got.iter().map(|g| g.event.as_str()).collect();
+    assert_eq!(events, ["suggestion.opened", "suggestion.accepted"]);
+    let accepted: serde_json::Value = serde_json::from_str(&got[1].body).unwrap();
+    assert_eq!(accepted["suggestion"]["author"], "bob");
+    assert_eq!(accepted["suggestion"]["state"], "accepted");
+    assert_eq!(accepted["actor"], "alice");
+    assert!(
+        !got[0].body.contains("Use spaces"),
+        "never the text: {}",
+        got[0].body
+    );
 }

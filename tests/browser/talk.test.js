@@ -172,3 +172,63 @@ test('an administrator adds a webhook and sees its deliveries', async () => {
   }
   await ctx.close();
 });
+
+test('a colleague suggests an edit instead of saving, and the writer reviews and accepts it', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page);
+  const title = unique('Support rota');
+  await page.goto('/new');
+  await page.getByLabel('Title').fill(title);
+  await editorBody(page).fill('Monday: Ana\nTuesday: Ben\nWednesday: Cy\n');
+  await page.getByLabel('Space').selectOption({ label: 'Team' });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  const docPath = new URL(page.url()).pathname;
+
+  const name = `gus${process.pid}`;
+  await page.goto('/admin/users');
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
+  await page.getByRole('button', { name: 'Add account' }).click();
+  await page.locator('.banner').first().waitFor();
+  const gusCtx = await newContext(browser);
+  const gus = await gusCtx.newPage();
+  await gus.goto('/login');
+  await gus.getByLabel('Username').fill(name);
+  await gus.getByLabel('Password').fill('a long enough password');
+  await gus.getByRole('button', { name: 'Sign in' }).click();
+  await gus.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  await gus.goto(`${docPath}/edit`);
+  await editorBody(gus).fill('Monday: Ana\nTuesday: Dee\nWednesday: Cy\n');
+  await gus.getByRole('button', { name: 'Suggest instead' }).click();
+  await banner(gus, 'Suggested').waitFor();
+  await gus.getByRole('heading', { level: 1, name: `Suggested edit by ${name}` }).waitFor();
+
+  // The writer finds it on the page, reviews the change and accepts it.
+  await page.goto(docPath);
+  await page.getByRole('link', { name: `${name}'s suggestion` }).click();
+  await page.getByRole('heading', { level: 1, name: `Suggested edit by ${name}` }).waitFor();
+  assert.match(await page.locator('table.diff').innerText(), /Tuesday: Dee/);
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    for (const scheme of ['light', 'dark']) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.reload();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width, `the review fits a ${size} screen (${width}px)`);
+      const accept = await page.getByRole('button', { name: 'Accept and save' }).boundingBox();
+      assert.ok(accept.width < 260 && accept.height < 60, `Accept is a button: ${JSON.stringify(accept)}`);
+      await page.screenshot({ path: path.join(OUT, `suggestion-${size}-${scheme}.png`), fullPage: true });
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('button', { name: 'Accept and save' }).click();
+  await banner(page, 'Accepted').waitFor();
+  assert.match(await page.locator('#doc .prose').innerText(), /Tuesday: Dee/);
+  await page.goto(`${docPath}/history`);
+  assert.match(await page.locator('main').innerText(), new RegExp(`suggested by ${name}`));
+  await ctx.close();
+  await gusCtx.close();
+});

@@ -70,6 +70,7 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("comments", &["id"], Some("id")),
     ("webhooks", &["id"], Some("id")),
     ("webhook_deliveries", &["id"], Some("id")),
+    ("suggestions", &["id"], Some("id")),
 ];
 
 /// Every table the copy moves, in order; refuses an entity the list above

@@ -35,6 +35,7 @@ pub mod revisions;
 pub mod sessions;
 pub mod space_members;
 pub mod spaces;
+pub mod suggestions;
 pub mod user_groups;
 pub mod users;
 pub mod webhook_deliveries;
@@ -112,5 +113,6 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(comments::Entity)?,
         shape(webhooks::Entity)?,
         shape(webhook_deliveries::Entity)?,
+        shape(suggestions::Entity)?,
     ])
 }

@@ -91,7 +91,7 @@ pub async fn tell_watchers(
              FROM ({WATCHING}) AS w
              JOIN users AS u ON u.id = w.user_id AND u.disabled_at IS NULL
              JOIN documents ON documents.seq = $1
-             WHERE w.user_id <> $3 AND ({}) >= 1
+             WHERE w.user_id <> $3 AND ({}) >= $9
              ON CONFLICT (user_id, doc_seq, kind) WHERE read_at IS NULL AND doc_seq IS NOT NULL
              DO UPDATE SET count = notices.count + excluded.count,
                  last_rev = excluded.last_rev, actor = excluded.actor,
@@ -108,6 +108,8 @@ pub async fn tell_watchers(
         .bind(saves)
         .bind(now)
         .bind(kind)
+        // A suggested edit is for those who may decide it.
+        .bind(if kind == "suggested" { 2i64 } else { 1 })
         .execute(ex)
         .await?;
     Ok(())

@@ -14,6 +14,9 @@ pub enum OnStale {
     /// nothing is written. A page's save (the editor, a ticked task, several
     /// documents at once): the user's draft of the document goes with it.
     Merge { cap: usize },
+    /// Merge as `Merge` does, and leave the actor's draft alone: the save is
+    /// not of their editor (accepting someone's suggested edit).
+    MergeOnly { cap: usize },
     /// Write nothing: `DocError::Stale` with the current document. The API's
     /// save, which leaves the editor's draft alone.
     Refuse,
@@ -59,7 +62,9 @@ impl OnStale {
             Self::Refuse => Err(DocError::Stale {
                 current: Box::new(current.clone()),
             }),
-            Self::Merge { cap } => merge_onto(&**tx, current, base, mine, cap).await,
+            Self::Merge { cap } | Self::MergeOnly { cap } => {
+                merge_onto(&**tx, current, base, mine, cap).await
+            }
         }
     }
 }
