@@ -56,6 +56,8 @@ pub struct Person {
     pub groups: Option<Vec<String>>,
     /// Whether the provider makes them an administrator, when it says.
     pub admin: Option<bool>,
+    /// Their email, when the provider says it verified it (`email_verified`).
+    pub email: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -257,11 +259,14 @@ impl Provider {
             }
             _ => None,
         };
+        let verified = claims.get("email_verified").and_then(Value::as_bool) == Some(true);
+        let email = text("email").filter(|e| verified && e.contains('@') && e.len() <= 254);
         Person {
             subject,
             name,
             groups,
             admin,
+            email,
         }
     }
 

@@ -32,6 +32,8 @@ pub struct Identity<'a> {
     pub admin: Option<bool>,
     /// Whether someone no account is linked to gets one made.
     pub may_create: bool,
+    /// An email the provider verified: the account's mail address when it has none.
+    pub email: Option<&'a str>,
 }
 
 /// How the identity providers know `user`, in words for their account page.
@@ -123,6 +125,10 @@ pub async fn sign_in(db: &Db, who: &Identity<'_>) -> Result<User, AccountError> 
     }
     if let Some(groups) = who.groups {
         keep_groups(&tx, &user, who.issuer, &group_names(groups), now).await?;
+    }
+    if let Some(email) = who.email {
+        let key = crate::random::random_token();
+        crate::db::notices::mail::set_if_none(&*tx, user.id, email, &key).await?;
     }
     audit(
         &tx,

@@ -282,6 +282,7 @@ async fn finish(
                 groups: person.groups.as_deref(),
                 admin: person.admin,
                 may_create: provider.settings.create_accounts,
+                email: person.email.as_deref(),
             };
             match single_sign_on::sign_in(&state.db, &who).await {
                 Ok(user) => user,

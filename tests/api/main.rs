@@ -37,6 +37,7 @@ mod new_drafts;
 mod notices;
 mod oidc;
 mod oidc_attacks;
+mod oidc_mail;
 mod ownership;
 mod page_cache;
 mod people;

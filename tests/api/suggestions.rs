@@ -182,8 +182,14 @@ async fn a_declined_suggestion_tells_its_author_why_and_others_see_only_their_ow
     );
     told(&app).await;
     let inbox = carol.text("/inbox").await;
-    assert!(inbox.contains("shared it with you"), "carol watches it: {inbox}");
-    assert!(!inbox.contains("suggested an edit"), "only those who may decide are told");
+    assert!(
+        inbox.contains("shared it with you"),
+        "carol watches it: {inbox}"
+    );
+    assert!(
+        !inbox.contains("suggested an edit"),
+        "only those who may decide are told"
+    );
     assert!(
         !carol
             .text(&format!("/d/{id}"))

@@ -283,3 +283,18 @@ pub async fn forget(ex: &impl Conn, before: i64) -> Result<u64, Error> {
     .await?;
     Ok(done.rows_affected())
 }
+
+/// Gives `user` the address `email` (with an unsubscribe key) when they have
+/// none: what their identity provider vouches for, never over their own choice.
+pub async fn set_if_none(ex: &impl Conn, user: i64, email: &str, key: &str) -> Result<(), Error> {
+    crate::db::query(
+        "UPDATE users SET email = $2, mail_key = coalesce(mail_key, $3)
+         WHERE id = $1 AND email IS NULL",
+    )
+    .bind(user)
+    .bind(email)
+    .bind(key)
+    .execute(ex)
+    .await?;
+    Ok(())
+}

@@ -156,6 +156,7 @@ async fn sign_in(state: &AppState, subject: &str, groups: Option<&str>) -> Resul
         groups: groups.as_deref(),
         admin,
         may_create: true,
+        email: None,
     };
     single_sign_on::sign_in(&state.db, &who)
         .await
