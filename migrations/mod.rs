@@ -56,7 +56,7 @@ pub const STEPS: &[Step] = &[
     step!("0021_identities"),
     step!("0022_notices"),
     step!("0023_comments"),
-    step!("0024_comment_rule"),
+    step!("0024_space_rules"),
     step!("0025_webhooks"),
     step!("0026_suggestions"),
 ];

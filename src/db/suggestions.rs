@@ -138,3 +138,13 @@ pub async fn accepted(ex: &impl Conn, doc_seq: i64) -> Result<Vec<(i64, String)>
     .fetch_all(ex)
     .await
 }
+
+/// Sets whether space `space_id` reviews changes (only managers and owners save).
+pub async fn set_space_review(ex: &impl Conn, space_id: i64, on: bool) -> Result<(), Error> {
+    crate::db::query("UPDATE spaces SET review_required = $2 WHERE id = $1")
+        .bind(space_id)
+        .bind(i64::from(on))
+        .execute(ex)
+        .await?;
+    Ok(())
+}

@@ -118,6 +118,20 @@ pub async fn set_comment_rule(
     Ok(())
 }
 
+/// Makes a space review changes (`on`): only its managers and each
+/// document's owner save; everyone else who could edit suggests edits, which
+/// they accept. Or lets everyone who may edit save again.
+pub async fn set_review(db: &Db, m: Manager<'_>, id: i64, on: bool) -> Result<(), DocError> {
+    let s = managed(db, m, id).await?;
+    let tx = db.begin_write().await?;
+    crate::db::suggestions::set_space_review(&*tx, id, on).await?;
+    let what = if on { "reviewed" } else { "saved directly" };
+    let detail = format!("{}: changes {what}", s.name);
+    crate::db::audit(&*tx, Some(m.user_id), "space.changed", &detail).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Removes a space (admins only): its documents go back to their owners'
 /// personal spaces, so nobody but their owners (and named shares) keeps them.
 pub async fn delete(db: &Db, m: Manager<'_>, id: i64) -> Result<(), DocError> {

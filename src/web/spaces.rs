@@ -171,6 +171,10 @@ pub async fn space_update(
                 }
                 (other, _) => other,
             };
+            let result = match (result, form.get("review")) {
+                (Ok(()), Some(how)) => spaces::set_review(&state.db, m, id, how == "on").await,
+                (other, _) => other,
+            };
             (result, Message::SpaceSaved, here)
         }
         "member" => {

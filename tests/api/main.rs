@@ -47,6 +47,7 @@ mod preview;
 mod proxies;
 mod proxy_sign_in;
 mod redirects;
+mod reviewed_space;
 mod schema;
 mod search;
 mod search_queue;

@@ -50,11 +50,18 @@ impl Access {
 /// the viewer's id as `$2`; no viewer is quire itself. The highest of what
 /// grants it: owning it, no owner, "everyone signed in", a share with the viewer
 /// or one of their groups, the viewer's role in its space (through themselves or
-/// a group; manage edits).
+/// a group; manage edits). In a space that reviews changes, what would let
+/// someone edit lets them read (and suggest) unless they manage the space or
+/// own the document.
 static ACCESS_SQL: LazyLock<String> = LazyLock::new(|| {
     format!(
         "CASE
     WHEN $2 IS NULL OR owner_id = $2 THEN 3
+    WHEN documents.space_id IN (SELECT rv.id FROM spaces rv WHERE rv.review_required = 1)
+      AND documents.space_id NOT IN {spaces_manage}
+      AND (owner_id IS NULL OR visibility <> 'private' OR EXISTS (SELECT 1 FROM document_shares s
+        WHERE s.doc_seq = documents.seq AND s.user_id = $2)
+        OR {group_read} OR documents.space_id IN {spaces_read}) THEN 1
     WHEN owner_id IS NULL OR visibility = 'edit' OR EXISTS (SELECT 1 FROM document_shares s
         WHERE s.doc_seq = documents.seq AND s.user_id = $2 AND s.can_edit = 1)
       OR {group_edit} OR documents.space_id IN {spaces_edit} THEN 2
@@ -66,6 +73,7 @@ static ACCESS_SQL: LazyLock<String> = LazyLock::new(|| {
         group_read = group_shared("documents", "$2", false),
         spaces_edit = spaces_of("$2", 2),
         spaces_read = spaces_of("$2", 1),
+        spaces_manage = spaces_of("$2", 3),
     )
 });
 

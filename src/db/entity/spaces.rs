@@ -13,6 +13,8 @@ pub struct Model {
     pub created_at: i64,
     /// Who may comment: 1 whoever may read, 2 only those who may edit.
     pub comment_role: i64,
+    /// 1: only managers and each document's owner save; the others suggest.
+    pub review_required: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

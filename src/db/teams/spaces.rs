@@ -18,6 +18,8 @@ pub struct SpaceRow {
     pub documents: i64,
     /// Who may comment: 1 whoever may read, 2 only those who may edit.
     pub comment_role: i64,
+    /// 1: only managers and each document's owner save; the others suggest.
+    pub review_required: i64,
 }
 crate::db::from_row!(SpaceRow {
     id,
@@ -26,7 +28,8 @@ crate::db::from_row!(SpaceRow {
     role,
     people,
     documents,
-    comment_role
+    comment_role,
+    review_required
 });
 
 /// The people who are members of space `space` (a placeholder or column),
@@ -53,7 +56,7 @@ fn row_columns() -> String {
         "sp.id, sp.name, sp.default_role, {} AS role,
          (SELECT count(*) FROM {} p) AS people,
          (SELECT count(*) FROM documents d WHERE d.space_id = sp.id AND d.deleted_at IS NULL) AS documents,
-         sp.comment_role",
+         sp.comment_role, sp.review_required",
         role_in("sp.id", "$1"),
         people_of("sp.id")
     )
