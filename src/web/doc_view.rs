@@ -34,7 +34,7 @@ pub struct DocView {
     /// query), or the owner's personal space.
     pub space: (String, String),
     /// Its discussion, on its own page (not through a public link).
-    pub talk: Option<super::comments::TalkView>,
+    pub talk: Option<super::talk_view::TalkView>,
     /// Open suggested edits the reader may see: (id, author, when).
     pub suggestions: Vec<(i64, String, String)>,
 }

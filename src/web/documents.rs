@@ -171,7 +171,7 @@ pub async fn document_show(
     }
     shown.linked_from = linked_from;
     let talk = crate::comments::of_document(&state.db, &doc, reader).await?;
-    shown.talk = Some(super::comments::TalkView::new(doc.id.as_str(), &talk));
+    shown.talk = Some(super::talk_view::TalkView::new(doc.id.as_str(), &talk));
     shown.suggestions = crate::suggestions::open_for(&state.db, &doc, reader)
         .await?
         .into_iter()

@@ -59,6 +59,7 @@ pub mod setup;
 pub mod sharing;
 pub mod spaces;
 pub mod suggestions;
+mod talk_view;
 pub mod tasks;
 pub mod transfer;
 pub mod trash;
