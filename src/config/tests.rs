@@ -106,6 +106,12 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
             "quire <quire@example.org>",
             "quire <quire@example.org>",
         ),
+        (
+            "--webhook-allow-networks",
+            "10.0.5.0/24,::1",
+            "10.0.5.0/24,::1/128",
+        ),
+        ("--webhook-retry-ms", "2500", "2500"),
     ];
     // A switch takes no value.
     let args = given
