@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ADMIN, DESKTOP, PHONE, banner, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+import { DESKTOP, PHONE, banner, editorBody, launch, newContext, signIn, unique } from './helpers.js';
 
 const OUT = process.env.QUIRE_SCREENSHOTS ?? path.resolve('screenshots');
 
@@ -21,6 +21,27 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
+
+/**
+ * An account the admin makes on the users page, signed in in a browser context
+ * of its own (JavaScript on or off): the talk tests write as these people, so
+ * nothing they do reaches the admin's inbox, which other tests count.
+ */
+async function person(admin, name, options = {}) {
+  await admin.goto('/admin/users');
+  await admin.getByLabel('Username').fill(name);
+  await admin.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
+  await admin.getByRole('button', { name: 'Add account' }).click();
+  await admin.locator('.banner').first().waitFor();
+  const ctx = await newContext(browser, options);
+  const page = await ctx.newPage();
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password').fill('a long enough password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  return { ctx, page };
+}
 
 /** Selects the whole text of the first element matching `selector`, as a mouse drag would. */
 async function selectText(page, selector) {
@@ -36,9 +57,13 @@ async function selectText(page, selector) {
 }
 
 test('a selected passage is commented on in place, answered and resolved', async () => {
-  const ctx = await newContext(browser);
-  const page = await ctx.newPage();
-  await signIn(page);
+  const adminCtx = await newContext(browser);
+  const admin = await adminCtx.newPage();
+  await signIn(admin);
+  const writer = `wes${process.pid}`;
+  const { ctx, page } = await person(admin, writer);
+  const name = `fay${process.pid}`;
+  const { ctx: fayCtx, page: fay } = await person(admin, name, { javaScriptEnabled: false });
   const title = unique('Rollout plan');
   await page.goto('/new');
   await page.getByLabel('Title').fill(title);
@@ -68,22 +93,9 @@ test('a selected passage is commented on in place, answered and resolved', async
   assert.equal(await page.locator('#comment-body').inputValue(), '');
 
   // A colleague, without JavaScript, replies.
-  const name = `fay${process.pid}`;
-  await page.goto('/admin/users');
-  await page.getByLabel('Username').fill(name);
-  await page.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
-  await page.getByRole('button', { name: 'Add account' }).click();
-  await page.locator('.banner').first().waitFor();
-  const fayCtx = await newContext(browser, { javaScriptEnabled: false });
-  const fay = await fayCtx.newPage();
-  await fay.goto('/login');
-  await fay.getByLabel('Username').fill(name);
-  await fay.getByLabel('Password').fill('a long enough password');
-  await fay.getByRole('button', { name: 'Sign in' }).click();
-  await fay.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
   await fay.goto(docPath);
   await fay.locator('article.thread details.reply-box > summary').first().click();
-  await fay.getByLabel('Your reply').fill(`Both, @${ADMIN}: the replica follows.`);
+  await fay.getByLabel('Your reply').fill(`Both, @${writer}: the replica follows.`);
   await fay.getByRole('button', { name: 'Reply' }).click();
   await banner(fay, 'Comment added.').waitFor();
   assert.match(fay.url(), /#comment-\d+$/);
@@ -100,7 +112,7 @@ test('a selected passage is commented on in place, answered and resolved', async
   await page.goto(docPath);
   await page.locator('article.thread').first().getByRole('button', { name: 'Resolve' }).click();
   await banner(page, 'Marked resolved.').waitFor();
-  await page.locator('article.thread.resolved .resolved-note', { hasText: `Resolved by ${ADMIN}` }).waitFor();
+  await page.locator('article.thread.resolved .resolved-note', { hasText: `Resolved by ${writer}` }).waitFor();
 
   for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     for (const scheme of ['light', 'dark']) {
@@ -122,6 +134,7 @@ test('a selected passage is commented on in place, answered and resolved', async
   }
   await ctx.close();
   await fayCtx.close();
+  await adminCtx.close();
 });
 
 test('an administrator adds a webhook and sees its deliveries', async () => {
@@ -147,6 +160,7 @@ test('an administrator adds a webhook and sees its deliveries', async () => {
   await page.getByRole('heading', { level: 1 }).waitFor();
   await page.goto('/webhooks');
   await page.getByRole('link', { name: url }).click();
+  await page.getByRole('heading', { level: 1, name: url }).waitFor();
   for (let i = 0; i < 50 && (await page.locator('table.deliveries tbody tr').count()) === 0; i += 1) {
     await page.waitForTimeout(200);
     await page.reload();
@@ -168,15 +182,19 @@ test('an administrator adds a webhook and sees its deliveries', async () => {
       assert.ok(listWidth <= viewport.width, `the webhooks list fits a ${size} screen (${listWidth}px)`);
       await page.screenshot({ path: path.join(OUT, `webhooks-${size}-${scheme}.png`), fullPage: true });
       await page.getByRole('link', { name: url }).click();
+      await page.getByRole('heading', { level: 1, name: url }).waitFor();
     }
   }
   await ctx.close();
 });
 
 test('a colleague suggests an edit instead of saving, and the writer reviews and accepts it', async () => {
-  const ctx = await newContext(browser);
-  const page = await ctx.newPage();
-  await signIn(page);
+  const adminCtx = await newContext(browser);
+  const admin = await adminCtx.newPage();
+  await signIn(admin);
+  const { ctx, page } = await person(admin, `wyn${process.pid}`);
+  const name = `gus${process.pid}`;
+  const { ctx: gusCtx, page: gus } = await person(admin, name);
   const title = unique('Support rota');
   await page.goto('/new');
   await page.getByLabel('Title').fill(title);
@@ -186,19 +204,6 @@ test('a colleague suggests an edit instead of saving, and the writer reviews and
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
   const docPath = new URL(page.url()).pathname;
 
-  const name = `gus${process.pid}`;
-  await page.goto('/admin/users');
-  await page.getByLabel('Username').fill(name);
-  await page.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
-  await page.getByRole('button', { name: 'Add account' }).click();
-  await page.locator('.banner').first().waitFor();
-  const gusCtx = await newContext(browser);
-  const gus = await gusCtx.newPage();
-  await gus.goto('/login');
-  await gus.getByLabel('Username').fill(name);
-  await gus.getByLabel('Password').fill('a long enough password');
-  await gus.getByRole('button', { name: 'Sign in' }).click();
-  await gus.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
   await gus.goto(`${docPath}/edit`);
   await editorBody(gus).fill('Monday: Ana\nTuesday: Dee\nWednesday: Cy\n');
   await gus.getByRole('button', { name: 'Suggest instead' }).click();
@@ -231,4 +236,5 @@ test('a colleague suggests an edit instead of saving, and the writer reviews and
   assert.match(await page.locator('main').innerText(), new RegExp(`suggested by ${name}`));
   await ctx.close();
   await gusCtx.close();
+  await adminCtx.close();
 });
