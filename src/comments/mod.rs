@@ -10,7 +10,7 @@ pub mod search;
 use crate::clock::now_ms;
 use crate::db::Db;
 use crate::db::comments::{self as stored, CommentRow, NewComment};
-use crate::documents::access::{Actor, Caller, authorize};
+use crate::documents::access::{Actor, authorize_live};
 use crate::documents::render_markdown;
 use crate::documents::{Access, DocError, DocId, Document, human_size};
 
@@ -84,17 +84,13 @@ pub struct Draft {
     pub quote: Option<String>,
 }
 
-/// A live document the actor may read, for its comments.
+/// A live document the actor may read.
 async fn readable(
     ex: &impl crate::db::Conn,
     id: &DocId,
     actor: Actor<'_>,
 ) -> Result<Document, DocError> {
-    let doc = authorize(ex, id, Caller::Person(actor), Access::Read).await?;
-    if doc.deleted_at.is_some() {
-        return Err(DocError::NotFound);
-    }
-    Ok(doc)
+    authorize_live(ex, id, actor, Access::Read).await
 }
 
 /// Whether the reader may comment on `doc`, and if not, why.

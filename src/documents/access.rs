@@ -63,6 +63,21 @@ pub async fn authorize(
     check(found, need)
 }
 
+/// Like `authorize`, for a document that is not in the trash: one there is
+/// reported as missing (its comments and suggestions are not to be had).
+pub async fn authorize_live(
+    ex: &impl crate::db::Conn,
+    id: &DocId,
+    actor: Actor<'_>,
+    need: Access,
+) -> Result<Document, DocError> {
+    let doc = authorize(ex, id, Caller::Person(actor), need).await?;
+    if doc.deleted_at.is_some() {
+        return Err(DocError::NotFound);
+    }
+    Ok(doc)
+}
+
 /// The verdict on a document fetched with its `access` level computed.
 pub fn check(found: Option<Document>, need: Access) -> Result<Document, DocError> {
     let doc = found.ok_or(DocError::NotFound)?;

@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::clock::now_ms;
 use crate::db::Db;
 use crate::db::suggestions::{self as stored, NewSuggestion, SuggestionRow};
-use crate::documents::access::{Actor, Caller, authorize};
+use crate::documents::access::{Actor, Caller, authorize_live};
 use crate::documents::history::{DiffLine, LineKind, diff_lines};
 use crate::documents::{Access, DocError, DocId, Document, OnStale, Valid};
 
@@ -33,17 +33,13 @@ pub struct Review {
     pub may_decide: bool,
 }
 
-/// A live document `actor` may read.
+/// A live document the actor may read.
 async fn readable(
     ex: &impl crate::db::Conn,
     id: &DocId,
     actor: Actor<'_>,
 ) -> Result<Document, DocError> {
-    let doc = authorize(ex, id, Caller::Person(actor), Access::Read).await?;
-    if doc.deleted_at.is_some() {
-        return Err(DocError::NotFound);
-    }
-    Ok(doc)
+    authorize_live(ex, id, actor, Access::Read).await
 }
 
 fn words(text: &str, what: &str) -> Result<String, DocError> {
