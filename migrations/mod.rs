@@ -59,6 +59,7 @@ pub const STEPS: &[Step] = &[
     step!("0024_space_rules"),
     step!("0025_webhooks"),
     step!("0026_suggestions"),
+    step!("0027_templates"),
 ];
 
 pub struct Migrator;

@@ -19,6 +19,7 @@ pub mod seed;
 pub mod startup;
 pub mod suggestions;
 pub mod teams;
+pub mod templates;
 pub mod transfer;
 pub mod web;
 pub mod webhooks;
@@ -251,6 +252,15 @@ fn signed_in(cfg: &mut ServiceConfig) {
             resource("/d/{id}/watch")
                 .route(get().to(crate::web::watch::document_watch_show))
                 .route(post().to(crate::web::watch::document_watch_set)),
+        )
+        .service(
+            resource("/d/{id}/template")
+                .route(get().to(crate::web::doc_templates::template_show))
+                .route(post().to(crate::web::doc_templates::template_set)),
+        )
+        .route(
+            "/d/{id}/template/default",
+            post().to(crate::web::doc_templates::template_default),
         )
         .service(
             resource("/webhooks")

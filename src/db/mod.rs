@@ -36,6 +36,7 @@ mod group;
 pub mod search;
 pub mod suggestions;
 pub mod teams;
+pub mod templates;
 pub mod webhooks;
 pub use sqlite_files::{close_file, open_file};
 mod schema;

@@ -17,6 +17,7 @@ pub mod history;
 mod id;
 pub mod import_rows;
 mod inline_marks;
+pub mod inline_tags;
 pub mod links;
 mod lists;
 mod math;

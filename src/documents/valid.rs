@@ -78,11 +78,13 @@ impl TryFrom<Submitted<'_>> for Valid {
             return Err(DocError::TitleTooLong { chars });
         }
         let folder = sent.folder.map(place::folder_path).transpose()?;
+        // Tags given with the text also take the `#tags` written in it.
         let tags = match sent.tags {
             None => None,
             Some(Tags::Listed(tags)) => Some(place::tag_set(tags.split(','))?),
             Some(Tags::Each(tags)) => Some(place::tag_set(tags.iter().map(String::as_str))?),
-        };
+        }
+        .map(|tags| super::inline_tags::with_inline(tags, sent.body));
         Ok(Self {
             title: title.into_owned(),
             body: as_stored(sent.body).into_owned(),

@@ -23,10 +23,11 @@ impl Asset {
 pub fn all() -> &'static [Asset] {
     static ASSETS: OnceLock<Vec<Asset>> = OnceLock::new();
     ASSETS.get_or_init(|| {
-        // One stylesheet, written in two files.
+        // One stylesheet, written in three files.
         const STYLE: &str = concat!(
             include_str!("../../static/style.css"),
-            include_str!("../../static/talk.css")
+            include_str!("../../static/talk.css"),
+            include_str!("../../static/templates.css")
         );
         let files: [(&str, &str, &[u8]); 8] = [
             ("style.css", "text/css; charset=utf-8", STYLE.as_bytes()),

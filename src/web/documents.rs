@@ -16,7 +16,9 @@ use super::message::Message;
 use super::middleware::session::{CurrentUser, PageView};
 use super::respond;
 use super::{AppState, done};
+use crate::clock::now_ms;
 use crate::documents::{self, DocError};
+use crate::templates;
 use crate::web::error::AppError;
 
 use super::params::{ListQuery, actor, caller, parse_id};
@@ -86,6 +88,9 @@ pub struct NewQuery {
     draft: Option<String>,
     /// The space to offer (a "New document" link from a space's list).
     space: Option<String>,
+    /// The template to start from (its id), `none` for a blank document;
+    /// without it, the one the place names, if any.
+    template: Option<String>,
 }
 
 pub async fn document_new(
@@ -109,18 +114,39 @@ pub async fn document_new(
         Ok(None) | Err(_) => "personal".to_owned(),
     };
     let writable = super::spaces::writable(&state, &user).await?;
+    let title = title.trim().to_owned();
+    let here = super::doc_templates::new_page_query(&chosen, &folder, &title);
     let mut form = EditForm::new_document(state.config.max_doc_bytes)
-        .with_text(title.trim().to_owned(), String::new())
-        .placed(folder, String::new());
-    form.place = form.place.map(|p| p.in_spaces(chosen, writable));
+        .with_text(title.clone(), String::new())
+        .placed(folder.clone(), String::new());
+    form.place = form.place.map(|p| p.in_spaces(chosen.clone(), writable));
+    let me = actor(&user);
+    let mut start = None;
     // Going on with an unsaved new document: its text, under its own key.
     if let Some(key) = documents::new_drafts::key(query.draft.as_deref())
-        && let Some(d) = documents::new_drafts::find(&state.db, actor(&user), &key).await?
+        && let Some(d) = documents::new_drafts::find(&state.db, me, &key).await?
     {
         form = form.with_text(d.title, d.body).placed(d.folder, d.tags);
         form.draft_key = Some(key);
+    } else {
+        let ask = templates::Ask::parse(query.template.as_deref())?;
+        let place = (chosen.parse::<i64>().ok(), folder.as_str());
+        start = templates::start(&state.db, me, &ask, place).await?;
+        if let Some(s) = &start {
+            let known = Some(title.as_str()).filter(|t| !t.is_empty());
+            let fields = templates::fill::Fields::at(now_ms(), me.name, known);
+            let body = templates::fill::fill(&s.body, &fields);
+            form = form
+                .with_text(title, body)
+                .placed(folder, s.tags.join(", "));
+            form.from_template = Some(s.id.clone());
+        }
     }
-    Ok(EditPartial::of(&form.offering(folders)).page(StatusCode::OK))
+    let offered = templates::offered(&state.db, me).await?;
+    let offer = super::doc_templates::StartOffer::new(start.as_ref(), offered, here);
+    Ok(EditPartial::of(&form.offering(folders))
+        .starting(offer)
+        .page(StatusCode::OK))
 }
 
 pub async fn document_create(
@@ -129,7 +155,10 @@ pub async fn document_create(
     user: CurrentUser,
     form: FormData,
 ) -> Result<HttpResponse, AppError> {
-    let mine = EditForm::sent(&form, None, state.config.max_doc_bytes)?;
+    let mut mine = EditForm::sent(&form, None, state.config.max_doc_bytes)?;
+    if mine.from_template.is_some() {
+        mine.body = templates::fill::fill_title(&mine.body, mine.title.trim());
+    }
     let valid = match mine.valid() {
         Ok(v) => v,
         Err(e) => return Err(AppError::from_doc(e, mine)),

@@ -5,6 +5,7 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
+use super::doc_templates::StartOffer;
 use super::drafts::DraftNote;
 use super::error::AppError;
 use super::form::FormData;
@@ -26,6 +27,8 @@ pub struct EditForm {
     /// A new document's draft key: its autosave keeps the text under it until the
     /// document is created (`None` for a document that exists).
     pub draft_key: Option<String>,
+    /// A new document's template (its id): the save fills its `{{title}}`.
+    pub from_template: Option<String>,
 }
 
 /// Errors carrying a form are logged with their `Debug`: sizes, never the
@@ -77,6 +80,13 @@ impl EditForm {
                 Some(_) => None,
                 None => documents::new_drafts::key(form.get("draft_key")),
             },
+            from_template: match id {
+                Some(_) => None,
+                None => form
+                    .get("from_template")
+                    .and_then(DocId::parse)
+                    .map(|t| t.to_string()),
+            },
         })
     }
 
@@ -91,6 +101,7 @@ impl EditForm {
             cap,
             place: Some(place),
             draft_key: None,
+            from_template: None,
         }
     }
 
@@ -104,6 +115,7 @@ impl EditForm {
             cap,
             place: Some(PlaceFields::default()),
             draft_key: Some(documents::new_drafts::fresh_key()),
+            from_template: None,
         }
     }
 
@@ -179,6 +191,8 @@ pub struct EditPartial<'a> {
     draft: Option<DraftNote>,
     /// The text rendered, when asked for without JavaScript (sanitised HTML).
     preview: Option<String>,
+    /// A new document's templates.
+    start: Option<StartOffer>,
 }
 
 impl<'a> EditPartial<'a> {
@@ -191,7 +205,14 @@ impl<'a> EditPartial<'a> {
             files: Vec::new(),
             draft: None,
             preview: None,
+            start: None,
         }
+    }
+
+    /// With the templates a new document may start from.
+    pub fn starting(mut self, start: StartOffer) -> Self {
+        self.start = Some(start);
+        self
     }
 
     /// Why the text was not saved.

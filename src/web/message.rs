@@ -56,11 +56,15 @@ pub enum Message {
     Suggested,
     SuggestionAccepted,
     SuggestionDeclined,
+    TemplateOn,
+    TemplateOff,
+    TemplateDefaultOn,
+    TemplateDefaultOff,
 }
 
 impl Message {
     /// Every message, for finding one by its code.
-    pub const ALL: [Self; 50] = [
+    pub const ALL: [Self; 54] = [
         Self::Created,
         Self::Saved,
         Self::Merged,
@@ -111,6 +115,10 @@ impl Message {
         Self::Suggested,
         Self::SuggestionAccepted,
         Self::SuggestionDeclined,
+        Self::TemplateOn,
+        Self::TemplateOff,
+        Self::TemplateDefaultOn,
+        Self::TemplateDefaultOff,
     ];
 
     /// The message's code (for `?m=`) beside its text.
@@ -220,6 +228,19 @@ impl Message {
                 "Accepted: the suggested edit is saved (the history names who suggested it).",
             ),
             Self::SuggestionDeclined => ("suggestion-declined", "Declined: its author is told."),
+            Self::TemplateOn => (
+                "template-on",
+                "It is a template: the New page offers it to everyone who may read it.",
+            ),
+            Self::TemplateOff => ("template-off", "It is no longer a template."),
+            Self::TemplateDefaultOn => (
+                "template-default-on",
+                "New documents there start from this template.",
+            ),
+            Self::TemplateDefaultOff => (
+                "template-default-off",
+                "New documents there no longer start from this template.",
+            ),
         }
     }
 

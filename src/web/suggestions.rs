@@ -166,6 +166,7 @@ pub async fn accept(
                 cap,
                 place: None,
                 draft_key: None,
+                from_template: None,
             };
             Err(AppError::from_doc(e, mine))
         }

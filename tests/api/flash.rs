@@ -333,6 +333,7 @@ async fn every_message_reads_the_same_with_and_without_javascript() {
     talk::comments(&app, &mut shown).await;
     talk::webhooks(&app, &mut shown).await;
     talk::suggestions(&app, &mut shown).await;
+    talk::templates(&app, &mut shown).await;
 
     let differ: Vec<_> = shown.both.iter().filter(|(js, page)| js != page).collect();
     assert!(

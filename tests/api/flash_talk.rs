@@ -1,4 +1,4 @@
-//! The messages of watching, the inbox, the notice settings and comments,
+//! The messages of watching, the inbox, the notice settings, comments and templates,
 //! compared with and without JavaScript (`flash.rs`).
 
 use super::{Shown, post, two_revised};
@@ -222,4 +222,31 @@ pub(super) async fn suggestions(app: &TestApp, shown: &mut Shown) {
             post(path(3, "decline"), &why),
         )
         .await;
+}
+
+/// Templates: marked and unmarked, named for a space and no longer.
+pub(super) async fn templates(app: &TestApp, shown: &mut Shown) {
+    let team = crate::helpers::team_space(app).await;
+    let a = crate::helpers::create_in(app, "Template A", "{{date}}", &team).await;
+    let b = crate::helpers::create_in(app, "Template B", "{{date}}", &team).await;
+    for on in ["on", "off", "on"] {
+        let mark = [("template", on)];
+        shown
+            .compare(
+                app,
+                post(format!("/d/{a}/template"), &mark),
+                post(format!("/d/{b}/template"), &mark),
+            )
+            .await;
+    }
+    for on in ["on", "off"] {
+        let named = [("folder", ""), ("default", on)];
+        shown
+            .compare(
+                app,
+                post(format!("/d/{a}/template/default"), &named),
+                post(format!("/d/{b}/template/default"), &named),
+            )
+            .await;
+    }
 }

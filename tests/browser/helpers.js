@@ -110,3 +110,24 @@ export async function openWithDraftOffer(page, path) {
   }
   assert.fail(`the editor of ${path} offered no draft within 10 s`);
 }
+
+/**
+ * An account the admin makes on the users page, signed in in a browser context
+ * of its own (JavaScript on or off): tests that write as these people make
+ * nothing reach the admin's inbox, which other tests count.
+ */
+export async function person(browser, admin, name, options = {}) {
+  await admin.goto('/admin/users');
+  await admin.getByLabel('Username').fill(name);
+  await admin.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
+  await admin.getByRole('button', { name: 'Add account' }).click();
+  await admin.locator('.banner').first().waitFor();
+  const ctx = await newContext(browser, options);
+  const page = await ctx.newPage();
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password').fill('a long enough password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  return { ctx, page };
+}

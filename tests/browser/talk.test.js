@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { DESKTOP, PHONE, banner, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+import { DESKTOP, PHONE, banner, editorBody, launch, newContext, person, signIn, unique } from './helpers.js';
 
 const OUT = process.env.QUIRE_SCREENSHOTS ?? path.resolve('screenshots');
 
@@ -21,27 +21,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/**
- * An account the admin makes on the users page, signed in in a browser context
- * of its own (JavaScript on or off): the talk tests write as these people, so
- * nothing they do reaches the admin's inbox, which other tests count.
- */
-async function person(admin, name, options = {}) {
-  await admin.goto('/admin/users');
-  await admin.getByLabel('Username').fill(name);
-  await admin.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
-  await admin.getByRole('button', { name: 'Add account' }).click();
-  await admin.locator('.banner').first().waitFor();
-  const ctx = await newContext(browser, options);
-  const page = await ctx.newPage();
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(name);
-  await page.getByLabel('Password').fill('a long enough password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
-  return { ctx, page };
-}
 
 /** Selects the whole text of the first element matching `selector`, as a mouse drag would. */
 async function selectText(page, selector) {
@@ -61,9 +40,9 @@ test('a selected passage is commented on in place, answered and resolved', async
   const admin = await adminCtx.newPage();
   await signIn(admin);
   const writer = `wes${process.pid}`;
-  const { ctx, page } = await person(admin, writer);
+  const { ctx, page } = await person(browser, admin, writer);
   const name = `fay${process.pid}`;
-  const { ctx: fayCtx, page: fay } = await person(admin, name, { javaScriptEnabled: false });
+  const { ctx: fayCtx, page: fay } = await person(browser, admin, name, { javaScriptEnabled: false });
   const title = unique('Rollout plan');
   await page.goto('/new');
   await page.getByLabel('Title').fill(title);
@@ -192,9 +171,9 @@ test('a colleague suggests an edit instead of saving, and the writer reviews and
   const adminCtx = await newContext(browser);
   const admin = await adminCtx.newPage();
   await signIn(admin);
-  const { ctx, page } = await person(admin, `wyn${process.pid}`);
+  const { ctx, page } = await person(browser, admin, `wyn${process.pid}`);
   const name = `gus${process.pid}`;
-  const { ctx: gusCtx, page: gus } = await person(admin, name);
+  const { ctx: gusCtx, page: gus } = await person(browser, admin, name);
   const title = unique('Support rota');
   await page.goto('/new');
   await page.getByLabel('Title').fill(title);

@@ -71,6 +71,8 @@ const COPIED: &[(&str, &[&str], Option<&str>)] = &[
     ("webhooks", &["id"], Some("id")),
     ("webhook_deliveries", &["id"], Some("id")),
     ("suggestions", &["id"], Some("id")),
+    ("templates", &["doc_seq"], None),
+    ("place_templates", &["space_id", "folder"], None),
 ];
 
 /// Every table the copy moves, in order; refuses an entity the list above

@@ -28,6 +28,7 @@ pub mod login_failures;
 pub mod mail_outbox;
 pub mod new_drafts;
 pub mod notices;
+pub mod place_templates;
 pub mod place_watches;
 pub mod quire_settings;
 pub mod revision_texts;
@@ -36,6 +37,7 @@ pub mod sessions;
 pub mod space_members;
 pub mod spaces;
 pub mod suggestions;
+pub mod templates;
 pub mod user_groups;
 pub mod users;
 pub mod webhook_deliveries;
@@ -114,5 +116,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(webhooks::Entity)?,
         shape(webhook_deliveries::Entity)?,
         shape(suggestions::Entity)?,
+        shape(templates::Entity)?,
+        shape(place_templates::Entity)?,
     ])
 }

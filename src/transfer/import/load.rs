@@ -121,6 +121,13 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
     let (space_id, folder, placed_note) = placed(ctx, &meta, &item.name);
     let mut found = found_files::find(ctx, &item.name, id.as_str(), &body);
     found.notes.extend(placed_note);
+    // A quire export's tags are the document's own; other notes' `#tags`
+    // written in the text join theirs.
+    let tags = if ctx.listing.export {
+        tags_of(&meta)
+    } else {
+        crate::documents::inline_tags::with_inline(tags_of(&meta), &body)
+    };
     let doc = NewDoc {
         id,
         title,
@@ -131,7 +138,7 @@ fn load_doc(ctx: &Ctx, reader: &mut Reader, item: &Item) -> Result<Loaded, Strin
         space_id,
         visibility,
         folder,
-        tags: tags_of(&meta),
+        tags,
         history,
         // Named as the writer puts their contents, one at a time.
         files: Vec::new(),
