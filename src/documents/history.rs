@@ -107,36 +107,62 @@ pub struct DiffLine {
     pub parts: Vec<(bool, String)>,
 }
 
+/// How two revisions are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffView {
+    /// The changed lines, with a few around each.
+    Changes,
+    /// Every line, the changes marked.
+    Whole,
+    /// The rendered page, its blocks marked kept, added or removed.
+    Rendered,
+}
+
 pub struct Diff {
     pub doc: Document,
     pub from: Revision,
     pub to: Revision,
     pub lines: Vec<DiffLine>,
+    /// The rendered page, asked for with `DiffView::Rendered` (empty otherwise).
+    pub blocks: Vec<super::rendered_diff::Block>,
     pub title_changed: bool,
     /// Lines added and removed between the two (not `to`'s own counts).
     pub added: usize,
     pub removed: usize,
 }
 
-/// Revisions `from` and `to` compared line by line: only the changes with
-/// `CONTEXT` lines around each, or the `whole` text with the changes marked.
+/// Revisions `from` and `to` compared line by line (only the changes with
+/// `CONTEXT` lines around each, or the whole text with the changes marked),
+/// or as rendered pages.
 pub async fn revision_diff(
     db: &Db,
     id: &DocId,
     (from, to): (i64, i64),
-    whole: bool,
+    view: DiffView,
     actor: Caller<'_>,
 ) -> Result<Diff, DocError> {
     let (doc, from_rev, old) = revision(db, id, from, actor).await?;
     let (_, to_rev, new) = revision(db, id, to, actor).await?;
-    let context = if whole {
+    let context = if view == DiffView::Whole {
         old.lines().count().max(new.lines().count()) + 1
     } else {
         CONTEXT
     };
     let lines = diff_lines(&old, &new, context);
     let count = |kind: LineKind| lines.iter().filter(|l| l.kind == kind).count();
+    let blocks = if view == DiffView::Rendered {
+        // Rendering is CPU work: off the async threads.
+        let doc_id = doc.id.clone();
+        tokio::task::spawn_blocking(move || {
+            super::rendered_diff::rendered_diff(&old, &new, &doc_id)
+        })
+        .await
+        .map_err(|e| DocError::Internal(e.into()))?
+    } else {
+        Vec::new()
+    };
     Ok(Diff {
+        blocks,
         title_changed: from_rev.title != to_rev.title,
         added: count(LineKind::Added),
         removed: count(LineKind::Removed),

@@ -26,6 +26,7 @@ pub mod new_drafts;
 pub mod place;
 mod plain;
 mod render;
+mod rendered_diff;
 pub mod rerender;
 mod revisions;
 mod save;
@@ -49,7 +50,8 @@ pub use create_batch::create_batch;
 pub use drafts::Draft;
 pub use folders::{Renamed, rename_folder};
 pub use history::{
-    Diff, DiffLine, LineKind, history, place_change, restore_revision, revision, revision_diff,
+    Diff, DiffLine, DiffView, LineKind, history, place_change, restore_revision, revision,
+    revision_diff,
 };
 pub use id::DocId;
 pub use lists::{
@@ -58,6 +60,7 @@ pub use lists::{
 pub use merge::{Chunk, Merge};
 pub use place::Place;
 pub use render::{RENDER_VERSION, render_markdown, render_page};
+pub use rendered_diff::Block;
 pub use revisions::Revision;
 pub use save::{Conflicted, OnStale, Saved, catch_up, save};
 pub use search::{search, search_in};

@@ -27,7 +27,7 @@ pub fn all() -> &'static [Asset] {
         const STYLE: &str = concat!(
             include_str!("../../static/style.css"),
             include_str!("../../static/talk.css"),
-            include_str!("../../static/templates.css")
+            include_str!("../../static/writing.css")
         );
         let files: [(&str, &str, &[u8]); 8] = [
             ("style.css", "text/css; charset=utf-8", STYLE.as_bytes()),

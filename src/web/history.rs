@@ -11,7 +11,7 @@ use super::params::{PageQuery, caller, parse_id};
 use super::respond;
 use super::when::{fmt_time, iso_time};
 use super::{AppState, done};
-use crate::documents::{self, DiffLine, Revision, human_size};
+use crate::documents::{self, DiffLine, DiffView, LineKind, Revision, human_size};
 use crate::web::error::AppError;
 
 pub struct RevRow {
@@ -76,15 +76,22 @@ pub struct DiffRow {
     pub parts: Vec<(bool, String)>,
 }
 
-impl From<DiffLine> for DiffRow {
-    fn from(l: DiffLine) -> Self {
+impl DiffRow {
+    /// The class and sign a line of this kind shows with.
+    fn marks(kind: &documents::LineKind) -> (&'static str, &'static str) {
         use documents::LineKind::*;
-        let (class, sign) = match l.kind {
+        match kind {
             Same => ("same", " "),
             Added => ("add", "+"),
             Removed => ("del", "−"),
             Gap => ("gap", "⋯"),
-        };
+        }
+    }
+}
+
+impl From<DiffLine> for DiffRow {
+    fn from(l: DiffLine) -> Self {
+        let (class, sign) = Self::marks(&l.kind);
         let no = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
         Self {
             class,
@@ -108,6 +115,9 @@ struct DiffPartial {
     summary: String,
     /// The whole text shown, not only the changes.
     whole: bool,
+    /// The rendered page shown, its blocks marked: (element, what a screen
+    /// reader says before it, sanitised HTML).
+    blocks: Option<Vec<(&'static str, &'static str, String)>>,
 }
 
 pub async fn document_history(
@@ -184,6 +194,8 @@ pub struct DiffQuery {
     to: Option<i64>,
     /// `whole=1`: the whole text, not only the changes.
     whole: Option<String>,
+    /// `view=rendered`: the rendered page, its blocks marked.
+    view: Option<String>,
 }
 
 pub async fn revision_diff(
@@ -204,7 +216,12 @@ pub async fn revision_diff(
         .whole
         .as_deref()
         .is_some_and(|w| !w.is_empty() && w != "0");
-    let diff = documents::revision_diff(&state.db, &id, (from, to), whole, actor).await?;
+    let view = match (query.view.as_deref(), whole) {
+        (Some("rendered"), _) => DiffView::Rendered,
+        (_, true) => DiffView::Whole,
+        _ => DiffView::Changes,
+    };
+    let diff = documents::revision_diff(&state.db, &id, (from, to), view, actor).await?;
     let summary = match (diff.added, diff.removed) {
         (0, 0) => "no line changed".to_owned(),
         (added, removed) => format!("+{added} −{removed} lines between them"),
@@ -217,6 +234,16 @@ pub async fn revision_diff(
         rows: diff.lines.into_iter().map(DiffRow::from).collect(),
         summary,
         whole,
+        blocks: (view == DiffView::Rendered).then(|| {
+            diff.blocks
+                .into_iter()
+                .map(|b| match b.kind {
+                    LineKind::Added => ("ins", "Added: ", b.html),
+                    LineKind::Removed => ("del", "Removed: ", b.html),
+                    _ => ("div", "", b.html),
+                })
+                .collect()
+        }),
     };
     Ok(respond::fragment(
         StatusCode::OK,

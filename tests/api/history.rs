@@ -182,5 +182,68 @@ async fn any_two_revisions_compare_with_their_own_counts_and_the_whole_text_on_r
         html.contains("line 20<") && html.contains("added b"),
         "{html}"
     );
-    assert!(html.contains("only the changes"));
+    assert!(html.contains(&format!(
+        r#"<a href="/d/{id}/diff?from=1&amp;to=3">Changed lines</a>"#
+    )));
+}
+
+#[tokio::test]
+async fn two_revisions_compare_as_rendered_pages_with_blocks_marked() {
+    let app = spawn_app().await;
+    let old = "# Launch\n\nWe ship on *Monday*.\n\n- kept item\n";
+    let id = app.create_document("Launch", old).await;
+    let new = "# Launch\n\nWe ship on *Friday*.\n\n- kept item\n\n\
+               <script>alert(1)</script><img src=x onerror=alert(2)>\n\n> [!WARNING]\n> Late\n";
+    app.save(&id, "Launch", new, 1).await;
+    let (status, html) = app
+        .get_text(&format!("/d/{id}/diff?from=1&to=2&view=rendered"))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let page = html
+        .split("rendered-diff")
+        .nth(1)
+        .expect("the rendered page");
+    let removed = page.split("<del class=\"block\">").nth(1).unwrap();
+    assert!(removed.starts_with("<span class=\"visually-hidden\">Removed: </span>"));
+    assert!(
+        removed
+            .split("</del>")
+            .next()
+            .unwrap()
+            .contains("<em>Monday</em>")
+    );
+    let added: Vec<&str> = page.split("<ins class=\"block\">").skip(1).collect();
+    assert!(added[0].contains("<em>Friday</em>"), "{page}");
+    assert!(
+        added.iter().any(|b| b.contains("callout")),
+        "a callout renders: {page}"
+    );
+    assert!(page.contains("kept item"), "kept blocks show too");
+    assert!(
+        !page.contains("<script") && !page.contains("onerror"),
+        "{page}"
+    );
+    assert!(html.contains("<strong aria-current=\"page\">Rendered page</strong>"));
+
+    // Someone who may not read the document sees no comparison of it.
+    let (bob, _, _) = crate::helpers::someone_elses_private_document(
+        &app,
+        "bob",
+        &[("title", "x"), ("body", "y")],
+    )
+    .await;
+    let res = bob
+        .get(format!(
+            "{}/d/{id}/diff?from=1&to=2&view=rendered",
+            app.address
+        ))
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    let body = res.text().await.unwrap();
+    assert!(
+        status == StatusCode::NOT_FOUND && !body.contains("Monday"),
+        "{status}"
+    );
 }

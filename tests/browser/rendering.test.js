@@ -1,13 +1,18 @@
 // What people write, as the browser lays it out: math drawn as MathML by the
-// browser itself (no script on the page), and a formula that does not parse
-// kept as its source with a quiet mark.
+// browser itself (no script on the page), a formula that does not parse kept
+// as its source with a quiet mark, and two revisions compared as pages.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDocument, launch, newContext, signIn, unique } from './helpers.js';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { DESKTOP, PHONE, createDocument, editorBody, launch, newContext, signIn, unique } from './helpers.js';
+
+const OUT = process.env.QUIRE_SCREENSHOTS ?? path.resolve('screenshots');
 
 let browser;
 
 before(async () => {
+  await mkdir(OUT, { recursive: true });
   browser = await launch();
 });
 
@@ -69,3 +74,37 @@ for (const javaScriptEnabled of [true, false]) {
     await ctx.close();
   });
 }
+
+test('two revisions compare as rendered pages, what went and what came marked', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page);
+  const title = unique('Launch plan');
+  const docPath = await createDocument(page, title, '## When\n\nWe ship on **Monday** at noon.\n\n| Step | Who |\n| --- | --- |\n| Build | Ana |\n\nThe database migrates first.');
+  await page.goto(`${docPath}/edit`);
+  await editorBody(page).fill('## When\n\nWe ship on **Friday** at noon.\n\n| Step | Who |\n| --- | --- |\n| Build | Ana |\n\nThe database migrates first.\n\n> [!WARNING]\n> Freeze the branch the day before.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  await page.goto(`${docPath}/diff?from=1&to=2`);
+  await page.getByRole('link', { name: 'Rendered page' }).click();
+  await page.locator('.rendered-diff').waitFor();
+  assert.match(await page.locator('.rendered-diff del.block').first().innerText(), /Monday/);
+  assert.match(await page.locator('.rendered-diff ins.block').first().innerText(), /Friday/);
+  assert.equal(await page.locator('.rendered-diff ins.block .callout').count(), 1, 'the new callout is drawn as one');
+  assert.equal(await page.locator('.rendered-diff table').count(), 1, 'the unchanged table shows once');
+  assert.equal(await page.locator('.rendered-diff .block', { hasText: 'The database migrates first.' }).count(), 1, 'the last paragraph, unchanged, shows once');
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    for (const scheme of ['light', 'dark']) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.reload();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width, `the comparison fits a ${size} screen (${width}px)`);
+      const del = await page.locator('.rendered-diff del.block').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+      const ins = await page.locator('.rendered-diff ins.block').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+      assert.notEqual(del, ins, 'removed and added blocks look different');
+      await page.screenshot({ path: path.join(OUT, `diff-rendered-${size}-${scheme}.png`), fullPage: true });
+    }
+  }
+  await ctx.close();
+});
