@@ -60,6 +60,7 @@ pub const STEPS: &[Step] = &[
     step!("0025_webhooks"),
     step!("0026_suggestions"),
     step!("0027_templates"),
+    step!("0028_aliases"),
 ];
 
 pub struct Migrator;

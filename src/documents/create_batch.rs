@@ -2,7 +2,7 @@
 //! each with its first revision.
 
 use super::{Caller, DocError, DocId, Document, RENDER_VERSION, Valid, cjk, now_ms};
-use super::{render_page, revisions, store};
+use super::{revisions, store};
 use crate::db::Db;
 
 /// Stores many documents in one transaction: all of them or none.
@@ -11,10 +11,10 @@ pub async fn create_batch(db: &Db, docs: Vec<Valid>) -> Result<usize, DocError> 
         .into_iter()
         .map(|d| {
             let id = DocId::random();
-            let html = store::PackedHtml::pack(&render_page(d.body(), Some(id.as_str())))?;
+            let html = super::render::RenderedPage::render(d.body(), Some(id.as_str()))?.packed;
             Ok((d, id, html))
         })
-        .collect::<Result<Vec<_>, crate::db::Error>>()?;
+        .collect::<Result<Vec<_>, DocError>>()?;
     let now = now_ms();
     let mut tx = db.begin_write().await?;
     for (doc, id, html) in &rendered {

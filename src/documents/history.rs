@@ -4,7 +4,7 @@
 use similar::{ChangeTag, TextDiff};
 
 use super::revisions::{self, Revision};
-use super::{Access, Caller, DocError, DocId, Document, PAGE_SIZE, Valid, access, render_page};
+use super::{Access, Caller, DocError, DocId, Document, PAGE_SIZE, Valid, access};
 use crate::db::Db;
 
 async fn readable(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<Document, DocError> {
@@ -75,7 +75,7 @@ pub async fn restore_revision(
     actor: Caller<'_>,
 ) -> Result<Document, DocError> {
     let (_, old, text) = revision(db, id, rev, actor).await?;
-    let html = crate::db::documents::PackedHtml::pack(&render_page(&text, Some(id.as_str())))?;
+    let html = super::render::RenderedPage::render(&text, Some(id.as_str()))?.packed;
     // The folder and tags come back with the text, as the history showed them.
     let tags = super::place::tags_from_json(&old.tags);
     let doc = Valid::restored(old.title, text, old.folder, tags);

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::revisions::line_changes;
-use super::{DocId, RENDER_VERSION, cjk, render_page};
+use super::{DocId, RENDER_VERSION, cjk};
 use crate::db::documents::PackedHtml;
 pub use crate::db::documents::import_rows::{
     DocRows, FileRow, RevRow, TextRow, existing_ids, insert,
@@ -128,8 +128,9 @@ pub fn prepare(mut doc: NewDoc, render: bool) -> Result<DocRows, String> {
     }
     let (html, render_version) = if render {
         (
-            PackedHtml::pack(&render_page(&doc.body, Some(doc.id.as_str())))
-                .map_err(|e| e.to_string())?,
+            super::render::RenderedPage::render(&doc.body, Some(doc.id.as_str()))
+                .map_err(|e| e.to_string())?
+                .packed,
             RENDER_VERSION,
         )
     } else {

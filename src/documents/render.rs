@@ -20,7 +20,9 @@ use super::{headings, highlight};
 /// 9: callouts, `==highlights==`, definition lists, bare addresses as links,
 ///    front matter left out of the page, and `[[Title#Heading]]` to a heading.
 /// 10: math (`$…$`, `$$…$$`, ```` ```math ````) as MathML.
-pub const RENDER_VERSION: i64 = 10;
+/// 11: the front matter's `aliases` stored with the page (links reach the
+///     document by them).
+pub const RENDER_VERSION: i64 = 11;
 
 /// The Markdown quire speaks; finding the n-th task parses with the same.
 pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
@@ -140,7 +142,8 @@ impl RenderedPage {
     /// `id`: the document's, when it has one (its files' images point there).
     pub fn render(body: &str, id: Option<&str>) -> Result<Self, super::DocError> {
         let html = render_page(body, id);
-        let packed = crate::db::documents::PackedHtml::pack(&html)?;
+        let packed = crate::db::documents::PackedHtml::pack(&html)?
+            .with_aliases(&super::front_matter::aliases(body));
         Ok(Self { html, packed })
     }
 }

@@ -3,6 +3,8 @@
 //! a list, a flow list or a comma-separated string) and keeps every other line
 //! (aliases, ...) verbatim, so nothing a file carried is lost.
 
+use crate::documents::front_matter::{block, scalar, tag_list, top_level_key};
+
 /// Keys quire reads; any other key stays with the document's text.
 const KEYS: &[&str] = &[
     "id",
@@ -57,44 +59,6 @@ impl Meta {
     }
 }
 
-/// The front matter block at the top of `text`, if there is one, as its lines
-/// (without the `---` fences) and the text after its closing fence.
-fn block(text: &str) -> Option<(&str, &str)> {
-    let inner = text.strip_prefix("---\n")?;
-    let mut at = 0;
-    for line in inner.split_inclusive('\n') {
-        let bare = line.trim_end_matches('\n');
-        if bare == "---" || bare == "..." {
-            return Some((&inner[..at], &inner[at + line.len()..]));
-        }
-        at += line.len();
-    }
-    None
-}
-
-fn top_level_key(line: &str) -> Option<&str> {
-    if line.starts_with([' ', '\t', '-', '#']) {
-        return None;
-    }
-    let (key, _) = line.split_once(':')?;
-    (!key.is_empty() && !key.contains(' ')).then_some(key)
-}
-
-/// A scalar as YAML writes it: "double quoted" (JSON escapes), 'single quoted',
-/// or plain. None for what quire does not read as a scalar (lists, blocks).
-fn scalar(raw: &str) -> Option<String> {
-    let raw = raw.trim();
-    if raw.starts_with('"') {
-        serde_json::from_str(raw).ok()
-    } else if let Some(inner) = raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
-        Some(inner.replace("''", "'"))
-    } else if raw.is_empty() || raw.starts_with(['[', '{', '|', '>', '&', '*', '!']) {
-        None
-    } else {
-        Some(raw.to_owned())
-    }
-}
-
 /// Splits `text` into front matter and body. Text without a well-formed block is
 /// all body. Lines quire does not use come back in `Meta::extra`.
 pub fn split(text: &str) -> (Meta, &str) {
@@ -132,35 +96,6 @@ pub fn split(text: &str) -> (Meta, &str) {
         }
     }
     (meta, body)
-}
-
-/// The items of a `tags` key: `[a, "b"]`, `a, b`, `a b`, or (with nothing
-/// after the colon) the `- item` lines that follow. `None` for anything else,
-/// which is then kept as it is.
-fn tag_list(value: &str, following: &[&str]) -> Option<Vec<String>> {
-    let value = value.trim();
-    if value.is_empty() {
-        return following
-            .iter()
-            .map(|l| l.trim_start().strip_prefix("- ").and_then(scalar))
-            .collect();
-    }
-    if let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
-        if let Ok(items) = serde_json::from_str::<Vec<String>>(value) {
-            return Some(items);
-        }
-        if inner.contains(['"', '\'', '[', '{']) {
-            return None;
-        }
-        return Some(inner.split(',').map(|t| t.trim().to_owned()).collect());
-    }
-    let plain = scalar(value)?;
-    let items: Vec<String> = if plain.contains(',') {
-        plain.split(',').map(|t| t.trim().to_owned()).collect()
-    } else {
-        plain.split_whitespace().map(str::to_owned).collect()
-    };
-    (following.is_empty()).then_some(items)
 }
 
 /// The body quire stores for an imported file: its text after the front matter,

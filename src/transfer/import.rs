@@ -24,7 +24,7 @@ use std::time::Instant;
 use anyhow::Context;
 use indicatif::ProgressBar;
 
-use super::source::{Listing, Reader};
+use super::source::{Listing, Place, Reader};
 use crate::db::Db;
 use crate::documents::import_rows::DocRows;
 use crate::documents::now_ms;
@@ -121,6 +121,9 @@ struct Ctx {
     /// Every space here by name (lower case), for the front matter's `space`.
     spaces: HashMap<String, i64>,
     spaces_from_folders: bool,
+    /// The one folder a zip holds every note in, if it does: left out of
+    /// their folders.
+    wrapper: Option<String>,
 }
 
 struct Loaded {
@@ -149,7 +152,19 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     let started = Instant::now();
     let owned = path.to_owned();
     let follow = opts.follow_symlinks;
-    let listing = tokio::task::spawn_blocking(move || Listing::open(&owned, follow)).await??;
+    let mut listing = tokio::task::spawn_blocking(move || Listing::open(&owned, follow)).await??;
+    // A vault zipped the way Finder and Explorer zip a folder: its notes are
+    // placed (and their `[[Folder/Note]]` links read) from inside that folder.
+    let wrapper = match (&listing.place, listing.export || opts.spaces_from_folders) {
+        (Place::Zip(_), false) => one_top_folder(&listing),
+        _ => None,
+    };
+    if let Some(top) = &wrapper {
+        listing.notes.push(format!(
+            "Every note was in the folder {top:?}: they went in as that folder's contents \
+             (its folders at the top), as the vault's own links expect."
+        ));
+    }
     let users = crate::db::accounts::all_names(&db.read)
         .await
         .context("reading accounts")?;
@@ -199,6 +214,7 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
         space: opts.space,
         spaces: made.spaces,
         spaces_from_folders: opts.spaces_from_folders,
+        wrapper,
     });
     let bar = progress_bar(total as u64, opts.progress)?;
     let chunks = total.div_ceil(CHUNK);
@@ -286,6 +302,17 @@ pub async fn import(db: &Db, path: &Path, opts: ImportOptions) -> anyhow::Result
     db.after_bulk_load().await?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The folder every document to import is in, if there is one (and they are
+/// not all in none).
+fn one_top_folder(listing: &Listing) -> Option<String> {
+    let mut tops = listing
+        .documents
+        .iter()
+        .map(|item| item.name.split_once('/').map(|(top, _)| top));
+    let first = tops.next()??;
+    tops.all(|top| top == Some(first)).then(|| first.to_owned())
 }
 
 /// The top folders of the documents to import, each once, as spaces would

@@ -1,6 +1,7 @@
 mod account_races;
 mod accounts;
 mod admin;
+mod aliases;
 mod attachments;
 mod attachments_remove;
 mod backup;

@@ -22,7 +22,7 @@ pub struct Table {
 /// its configuration at every start, the record of schema steps (`seaql_migrations`,
 /// and `_sqlx_migrations` from older releases) is each engine's own, and SQLite's
 /// `search_queue` is indexing work the target makes for itself as rows arrive;
-/// `document_tags`, `document_links` and `document_link_ends` are made by the
+/// `document_tags`, `document_links`, `document_link_ends` and `document_aliases` are made by the
 /// target's triggers from each document's tags and links (a link may lead to
 /// each document copied with its title; one that followed a renamed document is
 /// resolved again by title); `change_queue` holds changes the source has told or
@@ -30,6 +30,7 @@ pub struct Table {
 /// `editing_now` is of the moment.
 pub const NOT_COPIED: &[&str] = &[
     "change_queue",
+    "document_aliases",
     "editing_now",
     "document_link_ends",
     "document_links",

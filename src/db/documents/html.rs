@@ -11,23 +11,42 @@ const MAX_PAGE: u64 = 1 << 30;
 /// A rendered page, compressed: made off the writer (rendering is CPU work
 /// too), written by the statements in `store` and `import_rows`.
 /// With it, the documents the page links to (`[[Title]]`), as the JSON array
-/// the `links` column holds (see `links::targets`).
+/// the `links` column holds (see `links::targets`), and the other titles its
+/// document answers links by (`aliases`), as the `aliases` column holds them.
 #[derive(Clone, Debug, Default)]
-pub struct PackedHtml(Option<Vec<u8>>, Option<String>);
+pub struct PackedHtml(Option<Vec<u8>>, Option<String>, Option<String>);
 
 impl PackedHtml {
     /// The page `html`, compressed; nothing for an empty page (one left to be
     /// rendered on its first view).
     pub fn pack(html: &str) -> Result<Self, crate::db::Error> {
         if html.is_empty() {
-            return Ok(Self(None, None));
+            return Ok(Self(None, None, None));
         }
         let links = super::links::targets(html);
         let links = (!links.is_empty())
             .then(|| serde_json::to_string(&links).unwrap_or_else(|_| "[]".into()));
         pack_bytes(html.as_bytes())
-            .map(|bytes| Self(Some(bytes), links))
+            .map(|bytes| Self(Some(bytes), links, None))
             .map_err(|e| crate::db::Error::Custom(format!("compressing a page: {e}")))
+    }
+
+    /// The same page, its document also answering links to `aliases` (other
+    /// titles, as written; kept as link keys).
+    pub fn with_aliases(mut self, aliases: &[String]) -> Self {
+        let mut keys: Vec<String> = Vec::new();
+        for k in aliases.iter().map(|a| super::links::key(a)) {
+            if !k.is_empty() && !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        self.2 = (!keys.is_empty()).then(|| serde_json::Value::from(keys).to_string());
+        self
+    }
+
+    /// The value of `aliases`: the keys links reach the document by besides its title.
+    pub fn aliases(&self) -> &str {
+        self.2.as_deref().unwrap_or("[]")
     }
 
     /// The value of `html_z`.

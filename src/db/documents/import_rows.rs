@@ -127,8 +127,9 @@ pub async fn insert(conn: &impl crate::db::Conn, docs: &[DocRows]) -> Result<(),
         let sql = insert_sql(
             "documents",
             "seq, id, title, size, body, html, html_z, render_version, version, \
-             created_at, updated_at, cjk, owner_id, visibility, folder, tags, links, file_name, space_id",
-            19,
+             created_at, updated_at, cjk, owner_id, visibility, folder, tags, links, file_name, space_id, \
+             aliases",
+            20,
             chunk.len(),
         );
         let mut q = crate::db::query(sql);
@@ -152,7 +153,8 @@ pub async fn insert(conn: &impl crate::db::Conn, docs: &[DocRows]) -> Result<(),
                 .bind(&d.tags)
                 .bind(d.html.links())
                 .bind(d.file_name.as_deref())
-                .bind(d.space_id);
+                .bind(d.space_id)
+                .bind(d.html.aliases());
         }
         q.execute(conn).await?;
     }

@@ -47,10 +47,15 @@ pub fn targets(html: &str) -> Vec<String> {
 }
 
 /// The order in which the documents a link may lead to are tried, `doc` one of
-/// them and `from` the linking document: the linking document's owner's
-/// first, then the oldest. Where two documents share a title, this decides.
-fn rank(doc: &str, from: &str) -> String {
-    format!("CASE WHEN {doc}.owner_id = {from}.owner_id THEN 0 ELSE 1 END, {doc}.seq")
+/// them, `from` the linking document and `target` the link's key: a document
+/// with that title before one with it as an alias, then the linking document's
+/// owner's first, then the oldest. Where two documents share a title, this decides.
+fn rank(doc: &str, from: &str, target: &str) -> String {
+    format!(
+        "CASE WHEN EXISTS (SELECT 1 FROM document_aliases AS da
+                           WHERE da.alias = {target} AND da.doc_seq = {doc}.seq) THEN 1 ELSE 0 END,
+         CASE WHEN {doc}.owner_id = {from}.owner_id THEN 0 ELSE 1 END, {doc}.seq"
+    )
 }
 
 /// Each link of document `seq`'s page: its target key, and the id of the
@@ -71,7 +76,7 @@ pub async fn outgoing(
                   ORDER BY {rank} LIMIT 1)
          FROM document_links AS l WHERE l.from_seq = $2",
         visible = access::visible("$1"),
-        rank = rank("d", "f"),
+        rank = rank("d", "f", "h.target"),
     ))
     .bind(viewer)
     .bind(seq)
@@ -108,8 +113,8 @@ pub async fn incoming(
                    AND ({before}) < ({me})))
          ORDER BY lower(d.title), d.id LIMIT $3",
         visible = access::visible("$1"),
-        before = rank("d", "f"),
-        me = rank("me", "f"),
+        before = rank("d", "f", "o.target"),
+        me = rank("me", "f", "h.target"),
     ))
     .bind(viewer)
     .bind(seq)
@@ -128,9 +133,10 @@ fn ascii_lower(expr: &str, postgres: bool) -> String {
     }
 }
 
-/// The live document `viewer` may read whose title (or folder and title) is
-/// `key`: a title first, theirs first, then the oldest. For a link followed
-/// from a page that does not say where it leads.
+/// The live document `viewer` may read whose title (or folder and title, or
+/// one of its aliases) is `key`: a title first, then a path, then an alias,
+/// theirs first, then the oldest. For a link followed from a page that does
+/// not say where it leads.
 pub async fn find(
     ex: &impl Conn,
     (key, postgres): (&str, bool),
@@ -141,8 +147,9 @@ pub async fn find(
     crate::db::query_scalar(format!(
         "SELECT d.id FROM documents AS d
          WHERE d.deleted_at IS NULL AND {visible}
-           AND ({title} = $2 OR (d.folder <> '' AND {path} = $2))
-         ORDER BY CASE WHEN {title} = $2 THEN 0 ELSE 1 END,
+           AND ({title} = $2 OR (d.folder <> '' AND {path} = $2)
+                OR d.seq IN (SELECT doc_seq FROM document_aliases WHERE alias = $2))
+         ORDER BY CASE WHEN {title} = $2 THEN 0 WHEN {path} = $2 THEN 1 ELSE 2 END,
                   CASE WHEN d.owner_id = $1 THEN 0 ELSE 1 END, d.seq
          LIMIT 1",
         visible = access::visible("$1")

@@ -30,12 +30,12 @@ pub struct NewRow<'a> {
 
 pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
-        let (columns, values) = fields_insert(9);
+        let (columns, values) = fields_insert(10);
         format!(
             "INSERT INTO documents
                  (id, html, html_z, render_version, version, created_at, updated_at, cjk,
-                  owner_id, links, space_id, {columns})
-             VALUES ($1, '', $2, $3, 1, $4, $4, $5, $6, $7, $8, {values})
+                  owner_id, links, space_id, aliases, {columns})
+             VALUES ($1, '', $2, $3, 1, $4, $4, $5, $6, $7, $8, $9, {values})
              RETURNING {}",
             *COLUMNS
         )
@@ -48,7 +48,8 @@ pub async fn insert(conn: &impl Conn, row: NewRow<'_>) -> Result<Document, crate
         .bind(row.cjk)
         .bind(row.owner)
         .bind(row.html.links())
-        .bind(row.space);
+        .bind(row.space)
+        .bind(row.html.aliases());
     bind_fields(query, row.fields).fetch_one(conn).await
 }
 
@@ -66,6 +67,7 @@ pub async fn set_rendered(
         .col_expr(Column::HtmlZ, Expr::value(html.bytes().map(<[u8]>::to_vec)))
         .col_expr(Column::RenderVersion, Expr::value(render_version))
         .col_expr(Column::Links, Expr::value(html.links()))
+        .col_expr(Column::Aliases, Expr::value(html.aliases()))
         .filter(Column::Seq.eq(seq))
         .filter(Column::Version.eq(version))
         .exec(conn.sea())
@@ -83,19 +85,19 @@ pub struct NextVersion<'a> {
 }
 
 /// The `SET` of a next version: `$1`–`$5` its own values, `$6` and `$7` left
-/// for the `WHERE`, its fields from `$8` on, and `$AFTER_NEXT` on for the
+/// for the `WHERE`, `$8` its aliases, its fields from `$9` on, and `$AFTER_NEXT` on for the
 /// `WHERE` too. `updated_at` never goes back.
 static SET_NEXT: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SET html = '', html_z = $1, render_version = $2, version = version + 1,
             updated_at = CASE WHEN $3 > updated_at THEN $3 ELSE updated_at + 1 END, cjk = $4,
-            links = $5, {}",
-        fields_set(8)
+            links = $5, aliases = $8, {}",
+        fields_set(9)
     )
 });
 
 /// The first placeholder after a next version's values.
-const AFTER_NEXT: usize = 8 + FIELD_VALUES;
+const AFTER_NEXT: usize = 9 + FIELD_VALUES;
 
 /// `sql` (an `UPDATE … SET_NEXT WHERE …`) with the next version's values bound
 /// and `$6`, `$7` bound to `id` and `version`.
@@ -112,7 +114,8 @@ fn next_version(
         .bind(next.cjk)
         .bind(next.html.links())
         .bind(id)
-        .bind(version);
+        .bind(version)
+        .bind(next.html.aliases());
     bind_fields(query, next.fields)
 }
 

@@ -34,6 +34,8 @@ pub struct Model {
     pub file_name: Option<String>,
     /// The space it is in; none: its owner's personal space.
     pub space_id: Option<i64>,
+    /// The keys of its other titles (front matter `aliases`), a JSON array.
+    pub aliases: String,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -11,6 +11,7 @@ pub mod attachments;
 pub mod audit_log;
 pub mod change_queue;
 pub mod comments;
+pub mod document_aliases;
 pub mod document_files;
 pub mod document_group_shares;
 pub mod document_link_ends;
@@ -97,6 +98,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(document_tags::Entity)?,
         shape(document_links::Entity)?,
         shape(document_link_ends::Entity)?,
+        shape(document_aliases::Entity)?,
         shape(attachments::Entity)?,
         shape(document_files::Entity)?,
         shape(sessions::Entity)?,

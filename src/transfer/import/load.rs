@@ -192,7 +192,13 @@ fn folder_of(ctx: &Ctx, meta: &Meta, name: &str) -> String {
             let dir = name.rsplit_once('/').map_or("", |(dir, _)| dir);
             match dir.strip_prefix("documents") {
                 Some(rest) if !ctx.listing.checksums.is_empty() => unescape_path(rest),
-                _ => dir.to_owned(),
+                _ => match &ctx.wrapper {
+                    Some(top) => dir
+                        .strip_prefix(top.as_str())
+                        .map_or(dir, |rest| rest.trim_start_matches('/'))
+                        .to_owned(),
+                    None => dir.to_owned(),
+                },
             }
         }
     };
