@@ -64,6 +64,7 @@ pub fn app(cfg: &mut ServiceConfig) {
     .route("/metrics", get().to(scrape::metrics_show))
     .route("/static/{hash}/{name}", get().to(assets::serve))
     .route("/favicon.ico", get().to(assets::favicon))
+    .route("/diagram", get().to(crate::web::diagrams::frame))
     .route("/api/v1/openapi.json", get().to(api_openapi::openapi_json))
     // An unsubscribe link works from a mail program, without a session or a
     // CSRF token: its key names the person, and it can only stop mail.

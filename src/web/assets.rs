@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use actix_web::http::header;
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use sha2::{Digest, Sha256};
 
 pub struct Asset {
@@ -12,6 +12,9 @@ pub struct Asset {
     pub content_type: &'static str,
     pub bytes: &'static [u8],
     pub hash: String,
+    /// `bytes` are gzip-compressed (a large vendored script): sent as they are
+    /// to a client that takes gzip, uncompressed to any other.
+    pub gzipped: bool,
 }
 
 impl Asset {
@@ -29,7 +32,7 @@ pub fn all() -> &'static [Asset] {
             include_str!("../../static/talk.css"),
             include_str!("../../static/writing.css")
         );
-        let files: [(&str, &str, &[u8]); 8] = [
+        let files: [(&str, &str, &[u8]); 11] = [
             ("style.css", "text/css; charset=utf-8", STYLE.as_bytes()),
             (
                 "quire.js",
@@ -66,6 +69,22 @@ pub fn all() -> &'static [Asset] {
                 "image/svg+xml",
                 include_bytes!("../../static/favicon.svg"),
             ),
+            (
+                "diagrams.js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../../static/diagrams.js"),
+            ),
+            (
+                "diagram-frame.js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../../static/diagram-frame.js"),
+            ),
+            (
+                // Fetched and checked by scripts/fetch-mermaid.sh.
+                "mermaid.min.js",
+                "text/javascript; charset=utf-8",
+                include_bytes!("../../static/vendor/mermaid.min.js.gz"),
+            ),
         ];
         files
             .into_iter()
@@ -74,6 +93,7 @@ pub fn all() -> &'static [Asset] {
                 content_type,
                 bytes,
                 hash: hex_prefix(&Sha256::digest(bytes)),
+                gzipped: name == "mermaid.min.js",
             })
             .collect()
     })
@@ -106,7 +126,7 @@ pub async fn favicon() -> HttpResponse {
     }
 }
 
-pub async fn serve(path: web::Path<(String, String)>) -> HttpResponse {
+pub async fn serve(req: HttpRequest, path: web::Path<(String, String)>) -> HttpResponse {
     let (hash, name) = path.into_inner();
     let Some(asset) = all().iter().find(|a| a.name == name) else {
         return HttpResponse::NotFound()
@@ -118,8 +138,70 @@ pub async fn serve(path: web::Path<(String, String)>) -> HttpResponse {
     } else {
         "no-cache"
     };
-    HttpResponse::Ok()
-        .content_type(asset.content_type)
-        .insert_header((header::CACHE_CONTROL, cache))
-        .body(asset.bytes)
+    let mut res = HttpResponse::Ok();
+    res.content_type(asset.content_type)
+        .insert_header((header::CACHE_CONTROL, cache));
+    if !asset.gzipped {
+        return res.body(asset.bytes);
+    }
+    res.insert_header((header::VARY, "Accept-Encoding"));
+    if takes_gzip(&req) {
+        return res
+            .insert_header((header::CONTENT_ENCODING, "gzip"))
+            .body(asset.bytes);
+    }
+    match gunzip(asset.bytes) {
+        Ok(plain) => res.body(plain),
+        Err(e) => {
+            tracing::error!(error = %e, name = asset.name, "an embedded file does not uncompress");
+            HttpResponse::InternalServerError().finish()
+        }
+    }
+}
+
+/// Whether the request says it takes gzip (every browser does).
+fn takes_gzip(req: &HttpRequest) -> bool {
+    req.headers()
+        .get_all(header::ACCEPT_ENCODING)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';');
+            let name = parts.next().unwrap_or_default().trim();
+            let refused = parts.any(|p| matches!(p.trim(), "q=0" | "q=0.0" | "q=0.00" | "q=0.000"));
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// `bytes` uncompressed from gzip.
+fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut plain = Vec::new();
+    flate2::read::GzDecoder::new(bytes).read_to_end(&mut plain)?;
+    Ok(plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use sha2::{Digest, Sha256};
+
+    /// The embedded Mermaid is the bundle scripts/fetch-mermaid.sh pins.
+    #[test]
+    fn the_embedded_mermaid_is_the_pinned_one() {
+        let script = include_str!("../../scripts/fetch-mermaid.sh");
+        let pinned = script
+            .lines()
+            .find_map(|l| l.strip_prefix("SHA256="))
+            .expect("the script pins a hash");
+        let asset = super::all()
+            .iter()
+            .find(|a| a.name == "mermaid.min.js")
+            .expect("mermaid is embedded");
+        let plain = super::gunzip(asset.bytes).expect("it uncompresses");
+        let got: String = Sha256::digest(&plain)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(got, pinned);
+    }
 }

@@ -21,6 +21,7 @@ pub mod comments;
 pub mod conflict;
 pub mod counted;
 pub mod csrf;
+pub mod diagrams;
 pub mod doc_templates;
 pub mod doc_view;
 pub mod documents;

@@ -9,6 +9,7 @@ mod comments;
 mod comments_kept;
 mod concurrency;
 mod csrf_token;
+mod diagrams;
 mod documents;
 mod drafts;
 mod drafts_access;

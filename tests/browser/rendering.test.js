@@ -108,3 +108,66 @@ test('two revisions compare as rendered pages, what went and what came marked', 
   }
   await ctx.close();
 });
+
+const DIAGRAM = [
+  'Before the diagram.',
+  '',
+  '```mermaid',
+  'flowchart LR',
+  '  Draft --> Review --> Published',
+  '```',
+  '',
+  '```mermaid',
+  'flowchart LR',
+  '  this is -> not [[ a diagram',
+  '```',
+].join('\n');
+
+test('a mermaid block is drawn in a sandboxed frame, light and dark, with its source kept', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  const refused = [];
+  page.on('console', (m) => { if (/Content Security Policy|Refused/.test(m.text())) refused.push(m.text()); });
+  await signIn(page);
+  const title = unique('Workflow');
+  const docPath = await createDocument(page, title, DIAGRAM);
+  const frame = page.locator('#doc .prose iframe.diagram').first();
+  await frame.waitFor({ state: 'visible' });
+  const inside = page.frameLocator('#doc .prose iframe.diagram').first();
+  await inside.locator('svg').waitFor();
+  assert.match(await inside.locator('svg').innerHTML(), /Review/);
+  const box = await frame.boundingBox();
+  assert.ok(box.height > 40 && box.width > 200, `the frame is sized to its drawing: ${JSON.stringify(box)}`);
+  // The source stays, folded; the broken one says why and keeps its text.
+  assert.equal(await page.locator('#doc details.diagram-source').count(), 1);
+  await page.locator('#doc .diagram-error').waitFor();
+  assert.match(await page.locator('#doc .diagram-error').innerText(), /could not be drawn/);
+  assert.match(await page.locator('#doc .prose pre').last().innerText(), /not \[\[ a diagram/);
+  // The page's own policy is unchanged: the drawing's styles are the frame's.
+  const res = await page.request.get(docPath);
+  assert.doesNotMatch(res.headers()['content-security-policy'], /unsafe-inline|unsafe-eval/);
+
+  for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    for (const scheme of ['light', 'dark']) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(docPath);
+      await page.frameLocator('#doc .prose iframe.diagram').first().locator('svg').waitFor();
+      await page.locator('#doc .diagram-error').waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width, `the page fits a ${size} screen (${width}px)`);
+      await page.screenshot({ path: path.join(OUT, `diagram-${size}-${scheme}.png`), fullPage: true });
+    }
+  }
+  assert.deepEqual(refused, [], 'nothing was refused by a content security policy');
+
+  // Without JavaScript the diagram is its text, as code.
+  const nojs = await newContext(browser, { javaScriptEnabled: false });
+  const plain = await nojs.newPage();
+  await signIn(plain);
+  await plain.goto(docPath);
+  assert.equal(await plain.locator('iframe').count(), 0);
+  assert.match(await plain.locator('#doc .prose pre code.language-mermaid').first().innerText(), /Draft --> Review/);
+  await nojs.close();
+  await ctx.close();
+});

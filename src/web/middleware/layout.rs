@@ -31,6 +31,7 @@ struct Layout<'a> {
     search_js: String,
     attach_js: String,
     talk_js: String,
+    diagrams_js: String,
     js: String,
     htmx: String,
 }
@@ -111,6 +112,7 @@ pub async fn wrap(
                 search_js: assets::url("search.js"),
                 attach_js: assets::url("attach.js"),
                 talk_js: assets::url("talk.js"),
+                diagrams_js: assets::url("diagrams.js"),
                 htmx: assets::url("htmx.min.js"),
                 icon: assets::url("favicon.svg"),
             }
