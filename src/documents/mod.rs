@@ -11,6 +11,7 @@ mod escape;
 pub mod events;
 mod file_names;
 mod folders;
+mod footnotes;
 pub mod front_matter;
 mod headings;
 mod highlight;

@@ -21,7 +21,7 @@ use super::{headings, highlight};
 ///    front matter left out of the page, and `[[Title#Heading]]` to a heading.
 /// 10: math (`$…$`, `$$…$$`, ```` ```math ````) as MathML.
 /// 11: the front matter's `aliases` stored with the page (links reach the
-///     document by them).
+///     document by them); footnotes' references link to their notes.
 pub const RENDER_VERSION: i64 = 11;
 
 /// The Markdown quire speaks; finding the n-th task parses with the same.
@@ -80,6 +80,7 @@ pub fn render_page(source: &str, doc_id: Option<&str>) -> String {
         })
         .collect();
     let parsed = super::inline_marks::make(super::callouts::make(super::math::make(parsed)));
+    let parsed = super::footnotes::name(parsed);
     // Fenced code leaves as a mark too, and comes back highlighted.
     let (mut parsed, blocks) = set_code_aside(parsed, &mark);
     let headings = headings::name(&mut parsed);
@@ -108,6 +109,7 @@ pub fn render_page(source: &str, doc_id: Option<&str>) -> String {
     html::push_html(&mut unsafe_html, events);
     let clean = sanitizer().clean(&unsafe_html).to_string();
     let clean = headings::link(clean, &headings);
+    let clean = super::footnotes::link(clean);
     let clean = match headings::contents(&headings) {
         Some(toc) => toc + &clean,
         None => clean,
@@ -241,6 +243,10 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
         }
         b.add_allowed_classes("code", &[super::math::ERROR_CLASS]);
         b.add_allowed_classes("pre", &[super::math::ERROR_CLASS]);
+        // Footnotes: a note's id (prefixed like every id) for its reference's link.
+        b.add_allowed_classes("sup", super::footnotes::CLASSES);
+        b.add_allowed_classes("div", super::footnotes::CLASSES);
+        b.add_tag_attributes("div", &["id"]);
         b
     })
 }
@@ -248,6 +254,24 @@ fn sanitizer() -> &'static ammonia::Builder<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn footnotes_link_to_their_notes_whatever_their_labels() {
+        let html = render_markdown(
+            "One[^a<b>] and two[^Two] and one again[^A<B>].\n\n[^a<b>]: First <script>x</script>\n[^two]: Second",
+        );
+        assert_eq!(html.matches(r##"href="#h-fn-1""##).count(), 2, "{html}");
+        assert!(html.contains(r##"href="#h-fn-2""##), "{html}");
+        assert!(
+            html.contains(r#"<div class="footnote-definition" id="h-fn-1">"#),
+            "{html}"
+        );
+        assert!(html.contains(r#"id="h-fn-2""#), "{html}");
+        assert!(
+            !html.contains("<script") && !html.contains("a<b>"),
+            "{html}"
+        );
+    }
 
     #[test]
     fn markdown_becomes_html() {

@@ -76,6 +76,7 @@ mod upgrade;
 mod upgrade_rights;
 mod upload_memory;
 mod validation;
+mod vault;
 mod watching;
 mod webhooks;
 mod xss;

@@ -114,6 +114,26 @@ async fn a_template_starts_a_new_document_with_its_fields_filled() {
     let saved = offered_body(&edit);
     assert!(saved.starts_with("# Retro\n"), "{saved}");
 
+    // A title is text wherever a field puts it.
+    let res = bob
+        .post(
+            "/docs",
+            &[
+                ("title", "<script>alert(1)</script>"),
+                ("body", "# {{title}}\n\n<b onclick=x>{{title}}</b>"),
+                ("space", &team),
+                ("from_template", &id),
+            ],
+        )
+        .await;
+    let made = location(&res).split('?').next().map(str::to_owned).unwrap();
+    let page = bob.text(&made).await;
+    let prose = page.split("class=\"prose\"").nth(1).unwrap();
+    assert!(
+        !prose.contains("<script") && !prose.contains("onclick"),
+        "{prose}"
+    );
+
     // Stopping it being a template takes it off the New page.
     mark(&app, &id, "off").await;
     assert!(!bob.text("/new").await.contains("Start from a template"));
