@@ -118,8 +118,8 @@ pub async fn of_document(
     doc: &Document,
     actor: Actor<'_>,
 ) -> Result<Discussion, DocError> {
-    let rows = stored::list(&db.read, doc.seq).await?;
-    let why_not = may_comment(&db.read, doc).await?;
+    let rows = async { Ok::<_, DocError>(stored::list(&db.read, doc.seq).await?) };
+    let (rows, why_not) = futures_util::future::try_join(rows, may_comment(&db.read, doc)).await?;
     Ok(Discussion {
         threads: threads(rows, doc, actor),
         may_comment: why_not.is_none(),

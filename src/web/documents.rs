@@ -193,16 +193,20 @@ pub async fn document_show(
         user_id: view.user.id,
         name: &view.user.username,
     };
-    let (html, linked_from) = documents::links::for_reader(&state.db, &doc, reader).await?;
+    // The page's links, its discussion and its open suggestions: read at once.
+    let ((html, linked_from), talk, suggestions) = futures_util::future::try_join3(
+        documents::links::for_reader(&state.db, &doc, reader),
+        crate::comments::of_document(&state.db, &doc, reader),
+        crate::suggestions::open_for(&state.db, &doc, reader),
+    )
+    .await?;
     let mut shown = DocView::from(&doc);
     if let Some(html) = html {
         shown.html = html;
     }
     shown.linked_from = linked_from;
-    let talk = crate::comments::of_document(&state.db, &doc, reader).await?;
     shown.talk = Some(super::talk_view::TalkView::new(doc.id.as_str(), &talk));
-    shown.suggestions = crate::suggestions::open_for(&state.db, &doc, reader)
-        .await?
+    shown.suggestions = suggestions
         .into_iter()
         .map(|s| (s.id, s.author, super::when::fmt_time(s.created_at)))
         .collect();
