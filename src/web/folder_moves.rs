@@ -128,6 +128,22 @@ pub async fn folder_move_apply(
     )
     .await
     {
+        // Nothing to move: said, not reported as a move.
+        Ok(plan) if plan.moved == 0 => {
+            let why = if plan.left > 0 {
+                format!(
+                    "Nothing was moved: you may not move the {} documents of {} there.",
+                    plan.left, plan.folder
+                )
+            } else {
+                format!(
+                    "Nothing was moved: every document of {} is there already.",
+                    plan.folder
+                )
+            };
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            page(&state, &user, (folder, from, to), status, Some(&why)).await
+        }
         Ok(plan) => {
             let path = format!("/?folder={}&space={}", encoded(&plan.folder), encoded(to));
             Ok(done(&req, &path, Message::FolderMoved))

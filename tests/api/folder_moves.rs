@@ -148,6 +148,25 @@ async fn a_folder_moves_with_its_subfolders_and_the_page_says_who_loses_access()
         audit.contains("folder Plans moved to Eng: 4 documents"),
         "{audit}"
     );
+
+    // Moved again where it is, nothing moves, and the page says so.
+    let res = app
+        .post_form(
+            "/folders/move",
+            &[
+                ("folder", "Plans"),
+                ("space", &eng.to_string()),
+                ("to", &eng.to_string()),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let text = res.text().await.unwrap();
+    assert!(
+        text.contains("Nothing was moved: every document of Plans is there already."),
+        "{text}"
+    );
+    assert!(!text.contains("Folder moved"), "{text}");
 }
 
 #[tokio::test]
