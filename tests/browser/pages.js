@@ -97,6 +97,8 @@ export async function mainPages(page, word = 'lighthouse') {
       at('history', `${path}/history`, 'History'),
       at('revision', `${path}/r/1`, title),
       at('diff', `${path}/diff?from=1&to=2`, 'Changes from revision 1 to 2'),
+      at('diff-rendered', `${path}/diff?from=1&to=2&view=rendered`, 'Changes from revision 1 to 2'),
+      at('template', `${path}/template`, 'Template'),
       at('search', `/search?q=${word}`, 'Search'),
       at('trash', '/trash', 'Trash'),
       at('changes', '/changes', 'Recent changes'),
