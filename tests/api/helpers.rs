@@ -19,6 +19,9 @@ pub use teams::{ALICE, ops_space};
 #[path = "helpers/person.rs"]
 mod person;
 pub use person::{Person, create_in, team_space, told};
+#[path = "helpers/pages.rs"]
+mod pages;
+pub use pages::{someone_elses_private_document, textareas, unescape};
 #[path = "helpers/postgres.rs"]
 mod postgres;
 #[path = "helpers/receiver.rs"]
@@ -361,65 +364,4 @@ pub fn location(res: &Response) -> String {
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_owned()
-}
-
-/// The text a page shows inside `<textarea>`, where the user's words come back.
-pub fn textareas(html: &str) -> Vec<String> {
-    html.split("<textarea")
-        .skip(1)
-        .filter_map(|part| {
-            let start = part.find('>')? + 1;
-            let end = part.find("</textarea>")?;
-            Some(unescape(part[start..end].trim_start_matches('\n')))
-        })
-        .collect()
-}
-
-pub fn unescape(s: &str) -> String {
-    s.replace("&#60;", "<")
-        .replace("&#62;", ">")
-        .replace("&#34;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#38;", "&")
-}
-
-/// A second user, signed in (client, CSRF token), with a private document
-/// made from the editor's form `fields` (title, body, ...): its id.
-pub async fn someone_elses_private_document(
-    app: &TestApp,
-    username: &str,
-    fields: &[(&str, &str)],
-) -> (reqwest::Client, String, String) {
-    accounts::create_user(&app.db, username, PASSWORD, false)
-        .await
-        .unwrap();
-    let (client, csrf) = sign_in(&app.address, username, PASSWORD).await;
-    let mut form = fields.to_vec();
-    form.push(("csrf", &csrf));
-    form.push(("space", "personal"));
-    let res = client
-        .post(format!("{}/docs", app.address))
-        .form(&form)
-        .send()
-        .await
-        .unwrap();
-    let path = location(&res);
-    let id = path
-        .trim_start_matches("/d/")
-        .split('?')
-        .next()
-        .unwrap()
-        .to_owned();
-    let res = client
-        .post(format!("{}/d/{id}/share", app.address))
-        .form(&[
-            ("action", "visibility"),
-            ("visibility", "private"),
-            ("csrf", &csrf),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert!(res.status().is_success() || res.status().is_redirection());
-    (client, csrf, id)
 }
