@@ -102,8 +102,14 @@ async fn may_comment(
         Some(space) => stored::space_rule(ex, space).await?,
         None => 1,
     };
-    Ok((rule >= 2 && !doc.access.may_edit())
-        .then_some("In this space only those who may edit a document comment on it."))
+    Ok(refusal(rule >= 2, doc))
+}
+
+/// Why the reader may not comment on `doc`, if they may not: its space keeps
+/// commenting to editors (`editors_only`) and they may not edit it.
+fn refusal(editors_only: bool, doc: &Document) -> Option<&'static str> {
+    (editors_only && !doc.access.may_edit())
+        .then_some("In this space only those who may edit a document comment on it.")
 }
 
 /// The discussion of document `id` as `actor` sees it.
@@ -118,8 +124,20 @@ pub async fn of_document(
     doc: &Document,
     actor: Actor<'_>,
 ) -> Result<Discussion, DocError> {
-    let rows = async { Ok::<_, DocError>(stored::list(&db.read, doc.seq).await?) };
-    let (rows, why_not) = futures_util::future::try_join(rows, may_comment(&db.read, doc)).await?;
+    let (rows, why_not) = match doc.talk {
+        // Read with the page: a document nobody discussed asks nothing more.
+        Some(talk) => {
+            let rows = match talk.comments {
+                true => stored::list(&db.read, doc.seq).await?,
+                false => Vec::new(),
+            };
+            (rows, refusal(talk.editors_comment, doc))
+        }
+        None => {
+            let rows = async { Ok::<_, DocError>(stored::list(&db.read, doc.seq).await?) };
+            futures_util::future::try_join(rows, may_comment(&db.read, doc)).await?
+        }
+    };
     Ok(Discussion {
         threads: threads(rows, doc, actor),
         may_comment: why_not.is_none(),

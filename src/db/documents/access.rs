@@ -169,12 +169,30 @@ pub(crate) fn level(viewer_param: &str) -> String {
 /// for the session and the page, see `db::accounts::sessions::find_live_with_document`).
 pub(crate) fn access_for(viewer_expr: &str) -> String {
     format!(
-        "{}, {} AS access, {}, {}, {}",
+        "{}, {} AS access, {}, {}, {}, {}",
         *COLUMNS,
         ACCESS_SQL.replace("$2", viewer_expr),
         sharing_columns("documents"),
         linked_column("documents"),
-        space_people_column("documents")
+        space_people_column("documents"),
+        talk_column("documents")
+    )
+}
+
+/// `talk` (`Document::talk`), what the page's discussion needs to know before
+/// it asks: 1 when `doc` has comments, 2 when it has open suggestions, 4 when
+/// its space keeps commenting to editors; so that a page nobody discussed
+/// asks nothing more.
+fn talk_column(doc: &str) -> String {
+    format!(
+        "CAST(CASE WHEN EXISTS (SELECT 1 FROM comments AS tc WHERE tc.doc_seq = {doc}.seq)
+                   THEN 1 ELSE 0 END
+            + CASE WHEN EXISTS (SELECT 1 FROM suggestions AS ts
+                                WHERE ts.doc_seq = {doc}.seq AND ts.state = 'open')
+                   THEN 2 ELSE 0 END
+            + CASE WHEN EXISTS (SELECT 1 FROM spaces AS tsp
+                                WHERE tsp.id = {doc}.space_id AND tsp.comment_role >= 2)
+                   THEN 4 ELSE 0 END AS BIGINT) AS talk"
     )
 }
 

@@ -69,6 +69,21 @@ pub struct Document {
     pub space_name: Option<String>,
     /// How many people are members of that space, where the query counted them.
     pub space_people: i64,
+    /// What the page's discussion holds, where the query looked (the
+    /// document page's does): see `Talk`.
+    pub talk: Option<Talk>,
+}
+
+/// What a document's discussion holds, read with the document where the page
+/// shows it: a page nobody discussed then asks nothing more.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Talk {
+    /// It has comments.
+    pub comments: bool,
+    /// It has open suggestions.
+    pub suggestions: bool,
+    /// Its space keeps commenting to those who may edit.
+    pub editors_comment: bool,
 }
 
 impl crate::db::FromRow for Document {
@@ -106,6 +121,11 @@ impl crate::db::FromRow for Document {
             space_id: row.get_or_default("space_id")?,
             space_name: row.get_or_default("space_name")?,
             space_people: row.get_or_default("space_people")?,
+            talk: row.get_or_default::<Option<i64>>("talk")?.map(|bits| Talk {
+                comments: bits & 1 != 0,
+                suggestions: bits & 2 != 0,
+                editors_comment: bits & 4 != 0,
+            }),
         })
     }
 }
