@@ -263,17 +263,19 @@ pub async fn search(
     if words.is_empty() {
         return Ok(Vec::new());
     }
-    let int = if crate::db::is_postgres(ex) {
-        "::bigint"
+    // SQLite takes the comments first (a `CROSS JOIN` keeps its order): with few
+    // comments and no statistics it would walk every readable document instead.
+    let (int, join) = if crate::db::is_postgres(ex) {
+        ("::bigint", "JOIN")
     } else {
-        ""
+        ("", "CROSS JOIN")
     };
     let matches: Vec<String> = (0..words.len())
         .map(|i| format!("lower(c.body) LIKE ${} ESCAPE '\\'", i + 4))
         .collect();
     let sql = format!(
         "SELECT c.id, d.id AS doc_id, d.title, c.author, c.body, c.created_at
-         FROM comments AS c JOIN documents AS d ON d.seq = c.doc_seq
+         FROM comments AS c {join} documents AS d ON d.seq = c.doc_seq
          WHERE d.deleted_at IS NULL AND c.deleted_at IS NULL AND {}
            AND ($2{int} IS NULL OR d.space_id = $2{int}
                 OR ($2{int} = 0 AND d.space_id IS NULL AND d.owner_id = $1))

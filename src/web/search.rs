@@ -99,14 +99,18 @@ pub async fn search_results(
 ) -> HttpResponse {
     let SearchQuery { q, space } = query.into_inner();
     let space = documents::InSpace::parse(&space);
-    let found = if q.trim().is_empty() {
-        documents::Found::default()
-    } else {
-        documents::search_in(&state.db, (&q, space), RESULTS, caller(&user)).await
+    // The documents and the comments that hold the words, looked for at once.
+    let found = async {
+        if q.trim().is_empty() {
+            documents::Found::default()
+        } else {
+            documents::search_in(&state.db, (&q, space), RESULTS, caller(&user)).await
+        }
     };
-    let comments = if q.trim().is_empty() {
-        Vec::new()
-    } else {
+    let comments = async {
+        if q.trim().is_empty() {
+            return Vec::new();
+        }
         let who = super::params::actor(&user);
         crate::comments::search::search(&state.db, who, &q, space)
             .await
@@ -115,6 +119,7 @@ pub async fn search_results(
                 Vec::new()
             })
     };
+    let (found, comments) = futures_util::future::join(found, comments).await;
     let results = ResultsPartial {
         hits: found.hits.iter().map(HitRow::from).collect(),
         comments: comments.into_iter().map(CommentRow::from).collect(),
