@@ -170,3 +170,19 @@ test('a task list shows each box on the line of its text, labelled by it, with n
   assert.ok(shape.sameLine && shape.boxBeforeText, JSON.stringify(shape));
   await page.close();
 });
+
+test('on a phone the search page puts the cursor in its box, and explains what it understands', async () => {
+  const phone = await newContext(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  await signIn(page);
+  await page.goto('/search');
+  await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
+  assert.equal((await focusState(page)).id, 'search-q', 'the cursor is in the search box');
+  await page.getByText('How to search').click();
+  assert.match(await page.locator('details.search-help').innerText(), /tag:design/);
+  // With results, the cursor stays where the reader puts it.
+  await page.goto(`/search?q=${unique('nothing')}`);
+  await page.locator('#results').getByText(/Nothing found|found for/).waitFor();
+  assert.notEqual((await focusState(page)).id, 'search-q');
+  await phone.close();
+});
