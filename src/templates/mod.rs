@@ -70,16 +70,10 @@ fn person(m: Manager<'_>) -> Actor<'_> {
 
 /// `folder` and every folder above it, the space itself ('') first.
 fn folders_above(folder: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut path = String::new();
-    for part in folder.split('/').filter(|p| !p.is_empty()) {
-        if !path.is_empty() {
-            path.push('/');
-        }
-        path.push_str(part);
-        out.push(path.clone());
-    }
-    out
+    let crumbs = crate::documents::place::breadcrumbs(folder);
+    std::iter::once(String::new())
+        .chain(crumbs.into_iter().map(|(_, path)| path))
+        .collect()
 }
 
 /// The space of `doc` and its name, if `m` manages it.
