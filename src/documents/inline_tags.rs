@@ -91,9 +91,26 @@ fn scan(text: &str, found: &mut Vec<String>) {
     }
 }
 
+/// Whether `body` has a `#` where a tag could start: after a space, a line's
+/// start or an opening bracket, and before a letter or digit. A save parses
+/// the text for tags only then: a heading's `# ` never is one.
+fn may_hold_tags(body: &str) -> bool {
+    body.match_indices('#').any(|(i, _)| {
+        let opens = body[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|b| b.is_whitespace() || "([{".contains(b));
+        let starts = body[i + 1..]
+            .chars()
+            .next()
+            .is_some_and(char::is_alphanumeric);
+        opens && starts
+    })
+}
+
 /// `tags` with the inline tags of `body` added, up to the most a document has.
 pub fn with_inline(mut tags: Vec<String>, body: &str) -> Vec<String> {
-    if !body.contains('#') {
+    if !may_hold_tags(body) {
         return tags;
     }
     for tag in inline_tags(body) {
@@ -135,6 +152,16 @@ mod tests {
     fn a_tag_ends_where_its_letters_end() {
         assert_eq!(inline_tags("#über.#next #a#b é#c"), ["über", "a"]);
         assert_eq!(inline_tags("#日本語 #x_y"), ["日本語", "x_y"]);
+    }
+
+    #[test]
+    fn only_a_hash_that_could_start_a_tag_asks_for_a_parse() {
+        assert!(!super::may_hold_tags(
+            "# Title\n\n## Part\n\nC# and a#b, # alone"
+        ));
+        assert!(super::may_hold_tags("text #tag"));
+        assert!(super::may_hold_tags("#tag first"));
+        assert!(super::may_hold_tags("(#é)"));
     }
 
     #[test]
