@@ -50,3 +50,26 @@ pub(super) fn link(clean: String) -> String {
         &format!("href=\"#{}fn-", super::headings::ID_PREFIX),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::render::render_markdown;
+
+    #[test]
+    fn footnotes_link_to_their_notes_whatever_their_labels() {
+        let html = render_markdown(
+            "One[^a<b>] and two[^Two] and one again[^A<B>].\n\n[^a<b>]: First <script>x</script>\n[^two]: Second",
+        );
+        assert_eq!(html.matches(r##"href="#h-fn-1""##).count(), 2, "{html}");
+        assert!(html.contains(r##"href="#h-fn-2""##), "{html}");
+        assert!(
+            html.contains(r#"<div class="footnote-definition" id="h-fn-1">"#),
+            "{html}"
+        );
+        assert!(html.contains(r#"id="h-fn-2""#), "{html}");
+        assert!(
+            !html.contains("<script") && !html.contains("a<b>"),
+            "{html}"
+        );
+    }
+}
