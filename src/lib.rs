@@ -377,21 +377,15 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/spaces/{id}", post().to(crate::web::spaces::space_update))
         .route("/admin/groups", get().to(crate::web::groups::groups_list))
         .route("/admin/groups", post().to(crate::web::groups::group_create))
-        .route(
-            "/admin/groups/{id}",
-            get().to(crate::web::groups::group_show),
+        .service(
+            resource("/admin/groups/{id}")
+                .route(get().to(crate::web::groups::group_show))
+                .route(post().to(crate::web::groups::group_update)),
         )
-        .route(
-            "/admin/groups/{id}",
-            post().to(crate::web::groups::group_update),
-        )
-        .route(
-            "/invitations",
-            get().to(crate::web::invitations::invite_form),
-        )
-        .route(
-            "/invitations",
-            post().to(crate::web::invitations::invite_make),
+        .service(
+            resource("/invitations")
+                .route(get().to(crate::web::invitations::invite_form))
+                .route(post().to(crate::web::invitations::invite_make)),
         )
         .service(
             resource("/admin/import")
