@@ -61,6 +61,7 @@ pub const STEPS: &[Step] = &[
     step!("0026_suggestions"),
     step!("0027_templates"),
     step!("0028_aliases"),
+    step!("0029_search_words"),
 ];
 
 pub struct Migrator;

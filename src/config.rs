@@ -127,6 +127,20 @@ pub struct Config {
     )]
     pub page_cache_mb: usize,
 
+    /// Language of the words a search also finds in other forms (tomatoes: tomato), or `none`.
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_SEARCH_LANGUAGE",
+        default_value = "english",
+        value_parser = clap::builder::PossibleValuesParser::new([
+            "english", "danish", "dutch", "finnish", "french", "german", "hungarian",
+            "italian", "norwegian", "portuguese", "romanian", "russian", "spanish",
+            "swedish", "turkish", "none",
+        ])
+    )]
+    pub search_language: String,
+
     /// Largest document body accepted, in bytes of UTF-8 (1 to 67108864, the schema's ceiling).
     #[arg(
         long,
@@ -346,6 +360,7 @@ impl Config {
             "database_url" => redact(&self.database_url),
             "db_connections" => self.db_connections.to_string(),
             "page_cache_mb" => self.page_cache_mb.to_string(),
+            "search_language" => self.search_language.clone(),
             "max_doc_bytes" => self.max_doc_bytes.to_string(),
             "max_import_bytes" => self.max_import_bytes.to_string(),
             "max_attachment_bytes" => self.max_attachment_bytes.to_string(),

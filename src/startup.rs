@@ -150,6 +150,8 @@ fn serve(
     let per_worker = config.max_connections.div_ceil(workers).max(1);
     let max_connections = config.max_connections;
     let cap = config.max_doc_bytes;
+    crate::documents::word_forms::set_language(&config.search_language)
+        .map_err(anyhow::Error::msg)?;
     let cache = crate::web::cache::PageCache::new(db.changes.clone(), config.page_cache_mb << 20);
     let oidc = crate::web::oidc::provider(&config)?;
     let state = web::Data::new(AppState {

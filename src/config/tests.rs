@@ -112,6 +112,7 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
             "10.0.5.0/24,::1/128",
         ),
         ("--webhook-retry-ms", "2500", "2500"),
+        ("--search-language", "german", "german"),
     ];
     // A switch takes no value.
     let args = given

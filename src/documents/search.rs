@@ -1,12 +1,14 @@
 //! Full-text search that accepts any input. The user's words are never passed to
-//! FTS5 as syntax: they are cut into plain tokens and re-quoted, so quotes, `*`,
-//! `NEAR`, `-`, column filters and SQL fragments are just text to look for.
+//! FTS5 as syntax: they are read as quire's query (`search_terms`) and turned
+//! into FTS5 expressions of quoted words (`search_fts`), so quotes, `*`,
+//! `NEAR`, column filters and SQL fragments are just text to look for.
 
-use super::search_query::{
-    CLOSE, Found, OPEN, SearchHit, Translated, mark_titles, terms, translate,
-};
+use super::search_fts::{Translated, translate};
+use super::search_query::{CLOSE, Found, OPEN, SearchHit, mark_titles};
 use super::search_scope::{Scope, scoped};
-use super::{Caller, access, snippet};
+use super::search_terms::{Query, parse};
+use super::word_forms::{self, Forms};
+use super::{Caller, access, did_you_mean, snippet};
 use crate::db::search::queue;
 use crate::db::search::sqlite;
 use crate::db::{Backend, Db};
@@ -48,6 +50,7 @@ async fn inside_words(
 ) -> Result<Vec<SearchHit>, crate::db::Error> {
     let wanted = (limit as usize).saturating_sub(found.hits.len());
     let substrings: Vec<String> = t.substrings.iter().map(|s| snippet::folded(s)).collect();
+    let unwanted: Vec<String> = t.unwanted.iter().map(|s| snippet::folded(s)).collect();
     let (mut in_title, mut in_text) = (Vec::new(), Vec::new());
     // SQLite looks at each text for them first where that tells the same as
     // folding it: ASCII letters, digits and spaces, case aside.
@@ -77,6 +80,12 @@ async fn inside_words(
             if !title && !body_holds(&body, &title_text, &substrings) {
                 continue;
             }
+            if unwanted
+                .iter()
+                .any(|u| title_text.contains(u.as_str()) || snippet::holds(&body, u))
+            {
+                continue;
+            }
             let hit = SearchHit {
                 snippet: snippet::around(&body, &t.needles, OPEN, CLOSE),
                 id: c.id,
@@ -97,30 +106,17 @@ async fn inside_words(
     Ok(in_title)
 }
 
-/// A search of filters alone (`tag:garden`, `in:Projects`): what they narrow
-/// the list to, last changed first, without snippets.
-async fn everything_in(db: &Db, scope: Scope, limit: i64, actor: Caller<'_>) -> Found {
-    let listing = super::Listing {
-        folder: scope.folder,
-        tag: scope.tag,
-        space: scope.space,
-        ..super::Listing::default()
-    };
+/// A search of filters (`tag:garden`, `in:Projects`) or exclusions (`-draft`)
+/// alone: what they narrow the list to, last changed first, without snippets.
+async fn everything_in(db: &Db, scope: &Scope, q: &Query, limit: i64, actor: Caller<'_>) -> Found {
     let viewer = access::viewer(actor);
-    let rows = crate::db::documents::list_live(&db.read, 1, limit, viewer, &listing).await;
+    let unwanted = match db.backend {
+        Backend::Sqlite => translate(&q.unwanted(), &Forms::default()).words,
+        Backend::Postgres => super::search_pg::tsquery(&q.unwanted(), &Forms::default()),
+    };
+    let rows = crate::db::search::listed(db, limit, (viewer, scope), unwanted.as_deref()).await;
     let mut found = Found::default();
-    let hits = rows.map(|rows| {
-        rows.into_iter()
-            .map(|r| SearchHit {
-                id: r.id,
-                title: r.title,
-                updated_at: r.updated_at,
-                snippet: String::new(),
-                title_marked: String::new(),
-            })
-            .collect()
-    });
-    found.take(hits, limit);
+    found.take(rows, limit);
     found
 }
 
@@ -131,11 +127,14 @@ fn body_holds(body: &str, title: &str, substrings: &[String]) -> bool {
         .all(|s| title.contains(s.as_str()) || snippet::holds(body, s))
 }
 
-/// Title hits first, then whole-word hits in the text, then hits inside words,
-/// among the documents `actor` may read.
+/// Title hits first, then whole-word hits in the text, then other forms of
+/// the words, then hits inside words, among the documents `actor` may read.
 pub async fn search(db: &Db, input: &str, limit: i64, actor: Caller<'_>) -> Found {
     search_in(db, (input, None), limit, actor).await
 }
+
+/// Fewer hits than this and the search offers other words for misspelt ones.
+const FEW: usize = 3;
 
 /// `search`, narrowed to one space when `space` names one.
 pub async fn search_in(
@@ -146,14 +145,44 @@ pub async fn search_in(
 ) -> Found {
     let (mut scope, words) = scoped(input);
     scope.space = space;
-    if !scope.is_empty() && terms(&words).is_empty() {
-        return everything_in(db, scope, limit, actor).await;
+    let q = parse(&words);
+    if q.is_empty() {
+        if scope.is_empty() && q.none.is_empty() {
+            return Found::default();
+        }
+        return everything_in(db, &scope, &q, limit, actor).await;
     }
-    if db.backend == Backend::Postgres {
-        return super::search_pg::search(db, (&words, &scope), limit, actor).await;
+    let mut found = match db.backend {
+        Backend::Postgres => super::search_pg::search(db, (&q, &scope), limit, actor).await,
+        Backend::Sqlite => search_sqlite(db, (&q, &scope), limit, actor).await,
+    };
+    if found.hits.len() < FEW && !found.failed {
+        found.suggestion = did_you_mean::suggest(db, input, &q, actor).await;
     }
-    let t = translate(&words);
-    let page = (limit, (access::viewer(actor), &scope));
+    found
+}
+
+/// Whether a document `actor` may read holds `word` (letters only) whole.
+pub(super) async fn reads_word(db: &Db, word: &str, actor: Caller<'_>) -> bool {
+    let viewer = (access::viewer(actor), &Scope::default());
+    let found: Result<Vec<SearchHit>, _> = match db.backend {
+        Backend::Sqlite => {
+            let expr = format!("\"{word}\"");
+            sqlite::ranked(&db.read, &expr, (1, RANKED_AT_MOST), viewer).await
+        }
+        Backend::Postgres => super::search_pg::holding(db, word, viewer).await,
+    };
+    found.is_ok_and(|hits| !hits.is_empty())
+}
+
+async fn search_sqlite(
+    db: &Db,
+    (q, scope): (&Query, &Scope),
+    limit: i64,
+    actor: Caller<'_>,
+) -> Found {
+    let mut t = translate(q, &Forms::default());
+    let page = (limit, (access::viewer(actor), scope));
     let mut found = Found::default();
     // The user's own saves of a moment ago are found: the indexer is given up
     // to a second to take them in.
@@ -164,15 +193,19 @@ pub async fn search_in(
             found.catching_up = true;
         }
     }
-    if let Some(expr) = &t.words {
-        if !expr.contains("cjk :") {
-            let in_titles = format!("title : ({expr})");
-            let hits = run(&db.read, &in_titles, page, (&t.needles, &found)).await;
-            found.take(hits, limit);
-        }
+    for expr in [&t.titles, &t.words].into_iter().flatten() {
         if !found.is_full(limit) {
             let hits = run(&db.read, expr, page, (&t.needles, &found)).await;
             found.take(hits, limit);
+        }
+    }
+    if !found.is_full(limit) {
+        let forms = word_forms::forms(db, q).await;
+        let with_forms = translate(q, &forms);
+        if let Some(expr) = &with_forms.forms {
+            let hits = run(&db.read, expr, page, (&with_forms.needles, &found)).await;
+            found.take(hits, limit);
+            t.needles = with_forms.needles;
         }
     }
     if let Some(expr) = &t.trigrams

@@ -1,7 +1,10 @@
-//! What narrows a search besides its words: `tag:garden` (a tag) and
-//! `in:Projects/Garden` (a folder and the folders under it), each maybe quoted
-//! (`in:"Garden plans"`). A filter quire cannot use (`in:..`) is read as plain
-//! words, so a search never fails for what was typed.
+//! What narrows a search besides its words: `tag:garden` (a tag),
+//! `in:Projects/Garden` or `folder:Projects/Garden` (a folder and the folders
+//! under it), `author:ana` (who made the document), `after:2026-01-31` and
+//! `before:2026-02` (when it last changed, UTC: on or after the day, month or
+//! year; before it), each maybe quoted (`in:"Garden plans"`). A filter quire
+//! cannot use (`in:..`, `after:soon`) is read as plain words, so a search never
+//! fails for what was typed.
 
 use super::place;
 
@@ -29,6 +32,18 @@ pub fn scoped(input: &str) -> (Scope, String) {
                 scope.tag = Some(t);
                 true
             }
+            Some(Filter::Author(a)) if scope.author.is_none() => {
+                scope.author = Some(a);
+                true
+            }
+            Some(Filter::After(at)) if scope.after.is_none() => {
+                scope.after = Some(at);
+                true
+            }
+            Some(Filter::Before(at)) if scope.before.is_none() => {
+                scope.before = Some(at);
+                true
+            }
             _ => false,
         };
         if !taken {
@@ -45,6 +60,59 @@ pub fn scoped(input: &str) -> (Scope, String) {
 enum Filter {
     Folder(String),
     Tag(String),
+    Author(String),
+    After(i64),
+    Before(i64),
+}
+
+#[derive(Clone, Copy)]
+enum Key {
+    Folder,
+    Tag,
+    Author,
+    After,
+    Before,
+}
+
+const KEYS: &[(&str, Key)] = &[
+    ("tag:", Key::Tag),
+    ("in:", Key::Folder),
+    ("folder:", Key::Folder),
+    ("author:", Key::Author),
+    ("after:", Key::After),
+    ("before:", Key::Before),
+];
+
+/// The first millisecond of `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (UTC), and of
+/// the next year, month or day.
+fn period(value: &str) -> Option<(i64, i64)> {
+    use chrono::{Months, NaiveDate};
+    let parts: Vec<&str> = value.split('-').collect();
+    let number = |s: &str, len: usize| {
+        (s.len() == len && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u32>().ok())
+            .flatten()
+    };
+    let (start, next) = match parts.as_slice() {
+        [y] => {
+            let d = NaiveDate::from_ymd_opt(number(y, 4)? as i32, 1, 1)?;
+            (d, d.checked_add_months(Months::new(12))?)
+        }
+        [y, m] => {
+            let d = NaiveDate::from_ymd_opt(number(y, 4)? as i32, number(m, 2)?, 1)?;
+            (d, d.checked_add_months(Months::new(1))?)
+        }
+        [y, m, day] => {
+            let d = NaiveDate::from_ymd_opt(number(y, 4)? as i32, number(m, 2)?, number(day, 2)?)?;
+            (d, d.succ_opt()?)
+        }
+        _ => return None,
+    };
+    let ms = |d: NaiveDate| {
+        d.and_hms_opt(0, 0, 0)
+            .map(|t| t.and_utc().timestamp_millis())
+    };
+    Some((ms(start)?, ms(next)?))
 }
 
 /// The filter `token` starts with, if any, and how many bytes the token (or
@@ -56,13 +124,10 @@ fn filter_at(token: &str) -> (Option<Filter>, usize) {
             .get(..key.len())
             .is_some_and(|s| s.eq_ignore_ascii_case(key))
     };
-    let (key_len, is_tag) = if starts("tag:") {
-        (4, true)
-    } else if starts("in:") {
-        (3, false)
-    } else {
+    let Some(&(name, key)) = KEYS.iter().find(|(name, _)| starts(name)) else {
         return (None, word_end);
     };
+    let key_len = name.len();
     let after = &token[key_len..];
     let (value, used) = match after.strip_prefix('"') {
         Some(quoted) => match quoted.find('"') {
@@ -71,13 +136,20 @@ fn filter_at(token: &str) -> (Option<Filter>, usize) {
         },
         None => (&token[key_len..word_end], word_end),
     };
-    let filter = if is_tag {
-        place::tag_name(value).ok().flatten().map(Filter::Tag)
-    } else {
-        place::folder_path(value)
+    let filter = match key {
+        Key::Tag => place::tag_name(value).ok().flatten().map(Filter::Tag),
+        Key::Folder => place::folder_path(value)
             .ok()
             .filter(|f| !f.is_empty())
-            .map(Filter::Folder)
+            .map(Filter::Folder),
+        Key::Author => {
+            let name = value.trim_start_matches('@').trim();
+            (!name.is_empty() && name.chars().count() <= 64)
+                .then(|| Filter::Author(name.to_string()))
+        }
+        // On or after the period; before it.
+        Key::After => period(value).map(|(start, _)| Filter::After(start)),
+        Key::Before => period(value).map(|(start, _)| Filter::Before(start)),
     };
     match filter {
         Some(f) => (Some(f), used),
@@ -106,5 +178,20 @@ mod tests {
         );
         assert_eq!(scope.values()[1].as_deref(), Some("Docs/"));
         assert!(scoped("plain words").0.is_empty());
+    }
+
+    #[test]
+    fn authors_and_dates_are_taken_out() {
+        let (scope, rest) = scoped("plan author:@ana after:2026-01-31 before:2026-02 x");
+        assert_eq!(scope.author.as_deref(), Some("ana"));
+        // 2026-01-31T00:00Z and 2026-02-01T00:00Z.
+        assert_eq!(scope.after, Some(1_769_817_600_000));
+        assert_eq!(scope.before, Some(1_769_904_000_000));
+        assert_eq!(rest, "plan x");
+        assert_eq!(scoped("before:2027").0.before, Some(1_798_761_600_000));
+        let (scope, rest) = scoped("after:soon before:2026-13 after:2026-02-30 folder:Docs");
+        assert_eq!((scope.after, scope.before), (None, None));
+        assert_eq!(scope.folder.as_deref(), Some("Docs"));
+        assert_eq!(rest, "after:soon before:2026-13 after:2026-02-30");
     }
 }

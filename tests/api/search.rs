@@ -144,7 +144,6 @@ async fn hostile_queries_run_without_an_engine_error_and_match_their_words() {
         "NEAR(ordinary text",
         "ordinary NEAR text",
         "AND OR",
-        "-ordinary",
         "text -",
         "text:ordinary",
         "text : ordinary",
@@ -160,6 +159,10 @@ async fn hostile_queries_run_without_an_engine_error_and_match_their_words() {
     ];
     for q in matching {
         assert_eq!(searched(&app, q).await, (StatusCode::OK, true), "{q:?}");
+    }
+    // A word after `-` is one the documents found must not hold.
+    for q in ["-ordinary", "text -ordinary", "text -\"ordinary text\""] {
+        assert_eq!(searched(&app, q).await, (StatusCode::OK, false), "{q:?}");
     }
     let junk = "x\u{0}y%$#@!\"'`;".repeat(800);
     let corpus = [

@@ -31,11 +31,20 @@ fn words_sql() -> String {
     ))
 }
 
-/// Every term (`$9`...) appears inside the folded title and text; `$1` (the
-/// `tsquery` of the word pass) is empty here.
-fn parts_sql(count: usize, recent: bool) -> String {
+/// Every term (`$12`...) appears inside the folded title and text, and none
+/// of the `unwanted` after them; `$1` (the `tsquery` of the word pass) is
+/// empty here.
+fn parts_sql((count, unwanted): (usize, usize), recent: bool) -> String {
     let conditions: Vec<String> = (0..count)
-        .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 9))
+        .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 12))
+        .collect();
+    let not: String = (0..unwanted)
+        .map(|i| {
+            format!(
+                " AND d.folded NOT LIKE '%' || quire_fold(${}) || '%'",
+                count + i + 12
+            )
+        })
         .collect();
     let visible = format!("{} AND {}", visible("$4"), super::in_scope(true));
     let from = if recent {
@@ -58,7 +67,7 @@ fn parts_sql(count: usize, recent: bool) -> String {
     };
     with_text(&format!(
         "SELECT d.seq, 0 AS rank FROM {from}
-         WHERE {} AND d.deleted_at IS NULL AND {visible} AND $1 = ''
+         WHERE {}{not} AND d.deleted_at IS NULL AND {visible} AND $1 = ''
          ORDER BY d.seq DESC LIMIT $2",
         conditions.join(" AND ")
     ))
@@ -70,8 +79,13 @@ pub enum Pass {
     /// Whole words: a `tsquery` (letters, digits and quire's own operators only).
     Words { tsquery: String },
     /// Parts of words, each of three characters or more: among the newest
-    /// documents (`recent`), or through the trigram index over all.
-    Parts { values: Vec<String>, recent: bool },
+    /// documents (`recent`), or through the trigram index over all; none of
+    /// `unwanted` inside them.
+    Parts {
+        values: Vec<String>,
+        unwanted: Vec<String>,
+        recent: bool,
+    },
 }
 
 /// One pass's hits, best first: at most `limit`, looking at the newest `recent`
@@ -82,12 +96,16 @@ pub async fn run<T: crate::db::FromRow>(
     (limit, recent): (i64, i64),
     (viewer, scope): (Option<i64>, &Scope),
 ) -> Result<Vec<T>, crate::db::Error> {
-    let (sql, tsquery, values, index_only) = match pass {
-        Pass::Words { tsquery } => (words_sql(), tsquery.as_str(), &[][..], false),
-        Pass::Parts { values, recent } => (
-            parts_sql(values.len(), *recent),
+    let (sql, tsquery, (values, unwanted), index_only) = match pass {
+        Pass::Words { tsquery } => (words_sql(), tsquery.as_str(), (&[][..], &[][..]), false),
+        Pass::Parts {
+            values,
+            unwanted,
+            recent,
+        } => (
+            parts_sql((values.len(), unwanted.len()), *recent),
             "",
-            values.as_slice(),
+            (values.as_slice(), unwanted.as_slice()),
             // The planner counts the main table's pages only, not the out-of-line
             // text a LIKE reads, so it walks every row's text where the trigram
             // index would answer in a millisecond: keep it off sequential scans.
@@ -97,16 +115,12 @@ pub async fn run<T: crate::db::FromRow>(
     // Not a prepared statement: PostgreSQL then plans each search for its own
     // words. A reused statement switches to one generic plan after five runs,
     // which ranks every match of a common word (5x slower, benches/backends.rs).
-    let mut q = crate::db::query_as::<T>(sql)
+    let q = crate::db::query_as::<T>(sql)
         .bind(tsquery)
         .bind(limit)
-        .bind(recent)
-        .bind(viewer);
-    for value in scope.values() {
-        q = q.bind(value);
-    }
-    q = q.bind(scope.space_value());
-    for value in values {
+        .bind(recent);
+    let mut q = scope.bind(q, viewer);
+    for value in values.iter().chain(unwanted) {
         q = q.bind(value.as_str());
     }
     q.fetch_all_unprepared(&db.read, index_only).await

@@ -48,18 +48,11 @@ pub async fn ranked<T: crate::db::FromRow>(
     (limit, ranked_at_most): (i64, i64),
     (viewer, scope): (Option<i64>, &Scope),
 ) -> Result<Vec<T>, crate::db::Error> {
-    let [folder, under, tag] = scope.values();
-    crate::db::query_as(WORDS.as_str())
+    let q = crate::db::query_as(WORDS.as_str())
         .bind(expr)
         .bind(limit)
-        .bind(ranked_at_most)
-        .bind(viewer)
-        .bind(folder)
-        .bind(under)
-        .bind(tag)
-        .bind(scope.space_value())
-        .fetch_all(ex)
-        .await
+        .bind(ranked_at_most);
+    scope.bind(q, viewer).fetch_all(ex).await
 }
 
 /// A document that holds every trigram asked for, with its whole text where
@@ -82,18 +75,18 @@ crate::db::from_row!(Candidate {
 
 /// Newest first, from `seq` `$3` down; the index (migrations/sqlite/0010)
 /// keeps no positions, so it ranks nothing. The text is read out only where it
-/// may hold each of the strings `$9` (a JSON array): most candidates of a part
+/// may hold each of the strings `$12` (a JSON array): most candidates of a part
 /// of a word do not, and reading each whole text out (it is also the largest
 /// part of a hit) cost more than SQLite's look (`LIKE`, ASCII letters case
 /// aside) at it. A text or title that is not all ASCII may hold them once
 /// folded (`length` counts characters, `size` bytes), so it is read out.
-/// Documents `$10` (ids, JSON) come without their text.
+/// Documents `$13` (ids, JSON) come without their text.
 static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT d.seq, d.id, d.title, d.updated_at,
-                CASE WHEN d.id IN (SELECT value FROM json_each($10)) THEN NULL
+                CASE WHEN d.id IN (SELECT value FROM json_each($13)) THEN NULL
                      WHEN NOT EXISTS (
-                              SELECT 1 FROM json_each($9) AS w
+                              SELECT 1 FROM json_each($12) AS w
                               WHERE d.body NOT LIKE '%' || w.value || '%'
                                 AND d.title NOT LIKE '%' || w.value || '%')
                        OR length(d.body) <> d.size
@@ -128,19 +121,15 @@ pub async fn candidates(
     (viewer, scope): (Option<i64>, &Scope),
     wanted: &Wanted<'_>,
 ) -> Result<Vec<Candidate>, crate::db::Error> {
-    let [folder, under, tag] = scope.values();
     let each =
         serde_json::to_string(wanted.each).map_err(|e| crate::db::internal(e.to_string()))?;
     let not = serde_json::to_string(wanted.not).map_err(|e| crate::db::internal(e.to_string()))?;
-    crate::db::query_as(CANDIDATES.as_str())
+    let q = crate::db::query_as(CANDIDATES.as_str())
         .bind(expr)
         .bind(limit)
-        .bind(below)
-        .bind(viewer)
-        .bind(folder)
-        .bind(under)
-        .bind(tag)
-        .bind(scope.space_value())
+        .bind(below);
+    scope
+        .bind(q, viewer)
         .bind(each)
         .bind(not)
         .fetch_all(ex)
