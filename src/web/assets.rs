@@ -26,11 +26,12 @@ impl Asset {
 pub fn all() -> &'static [Asset] {
     static ASSETS: OnceLock<Vec<Asset>> = OnceLock::new();
     ASSETS.get_or_init(|| {
-        // One stylesheet, written in three files.
+        // One stylesheet, written in four files.
         const STYLE: &str = concat!(
             include_str!("../../static/style.css"),
             include_str!("../../static/talk.css"),
-            include_str!("../../static/writing.css")
+            include_str!("../../static/writing.css"),
+            include_str!("../../static/search.css")
         );
         let files: [(&str, &str, &[u8]); 11] = [
             ("style.css", "text/css; charset=utf-8", STYLE.as_bytes()),

@@ -56,6 +56,7 @@ pub mod preview;
 pub mod respond;
 pub mod resume;
 pub mod search;
+pub mod search_live;
 pub mod selection;
 pub mod setup;
 pub mod sharing;
