@@ -80,7 +80,8 @@ async fn indexed(db: &Db, word: &str, prefix: bool) -> bool {
     let end = if prefix {
         format!("{word}\u{10FFFF}")
     } else {
-        format!("{word}\u{0}")
+        // Only the word itself sorts below it (PostgreSQL's text holds no NUL).
+        format!("{word}\u{1}")
     };
     vocabulary::words_between(db, (word, &end), 1)
         .await

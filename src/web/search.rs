@@ -79,6 +79,9 @@ struct ResultsPartial {
     comments: Vec<CommentRow>,
     failed: bool,
     catching_up: bool,
+    /// "Did you mean": the search as typed with misspelt words replaced, and
+    /// its address.
+    suggestion: Option<(String, String)>,
 }
 
 #[derive(Template)]
@@ -125,6 +128,13 @@ pub async fn search_results(
         comments: comments.into_iter().map(CommentRow::from).collect(),
         failed: found.failed,
         catching_up: found.catching_up,
+        suggestion: found.suggestion.map(|meant| {
+            let mut href = format!("/search?q={}", encoded(&meant));
+            if let Some(space) = space {
+                href.push_str(&format!("&space={}", encoded(&space.param())));
+            }
+            (meant, href)
+        }),
         q,
     };
     // A failed query is a bug, not an empty result: the status says so, to
@@ -159,4 +169,8 @@ pub async fn search_results(
         spaces: super::list_page::space_choices(names),
     };
     respond::fragment(status, &title, &page)
+}
+
+fn encoded(value: &str) -> String {
+    percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
 }

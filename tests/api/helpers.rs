@@ -20,7 +20,7 @@ pub use teams::{ALICE, ops_space};
 mod person;
 pub use person::{Person, create_in, team_space, told};
 #[path = "helpers/pages.rs"]
-mod pages;
+pub mod pages;
 pub use pages::{someone_elses_private_document, textareas, unescape};
 #[path = "helpers/postgres.rs"]
 mod postgres;

@@ -5,6 +5,7 @@
 
 use reqwest::StatusCode;
 
+use crate::helpers::pages::hit_titles as hits;
 use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app};
 
 async fn make(app: &TestApp, title: &str, space: &str) {
@@ -32,24 +33,6 @@ async fn ops_space(app: &TestApp) -> i64 {
         .and_then(|l| l.rsplit('/').next())
         .and_then(|n| n.parse::<i64>().ok())
         .expect("the new space's page")
-}
-
-/// The titles of the hits on a search page, in order.
-fn hits(page: &str) -> Vec<String> {
-    let Some(from) = page.find(r#"<ol class="hits">"#) else {
-        return Vec::new();
-    };
-    page[from..]
-        .split("</ol>")
-        .next()
-        .unwrap()
-        .split(r#"<a href="/d/"#)
-        .skip(1)
-        .map(|a| {
-            let text = a.split_once('>').unwrap().1.split("</a>").next().unwrap();
-            text.replace("<mark>", "").replace("</mark>", "")
-        })
-        .collect()
 }
 
 #[tokio::test]

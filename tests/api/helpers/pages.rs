@@ -64,3 +64,21 @@ pub async fn someone_elses_private_document(
     assert!(res.status().is_success() || res.status().is_redirection());
     (client, csrf, id)
 }
+
+/// The titles of the hits on a search page, in order.
+pub fn hit_titles(page: &str) -> Vec<String> {
+    let Some(from) = page.find(r#"<ol class="hits">"#) else {
+        return Vec::new();
+    };
+    page[from..]
+        .split("</ol>")
+        .next()
+        .unwrap()
+        .split(r#"<a href="/d/"#)
+        .skip(1)
+        .map(|a| {
+            let text = a.split_once('>').unwrap().1.split("</a>").next().unwrap();
+            text.replace("<mark>", "").replace("</mark>", "")
+        })
+        .collect()
+}
