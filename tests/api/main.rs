@@ -53,6 +53,7 @@ mod redirects;
 mod reviewed_space;
 mod schema;
 mod search;
+mod search_forgives;
 mod search_live;
 mod search_queue;
 mod search_snippets;
