@@ -27,6 +27,17 @@
     return Array.prototype.slice.call(popup.querySelectorAll("a[role=option]"));
   }
 
+  // Only with this script is the box a combobox: without it, it is the plain
+  // search box it always was and its list never opens.
+  (function () {
+    var box = liveBox();
+    if (!box || !livePopup()) return;
+    box.setAttribute("role", "combobox");
+    box.setAttribute("aria-autocomplete", "list");
+    box.setAttribute("aria-controls", "live-results");
+    box.setAttribute("aria-expanded", "false");
+  })();
+
   // Set while the popup should stay shut: after Escape, a submit or a result
   // opened, the answer to a search typed a moment before must not open it again.
   var shut = false;
