@@ -62,6 +62,7 @@ pub const STEPS: &[Step] = &[
     step!("0027_templates"),
     step!("0028_aliases"),
     step!("0029_search_words"),
+    step!("0030_attachment_texts"),
 ];
 
 pub struct Migrator;

@@ -127,6 +127,15 @@ pub struct Config {
     )]
     pub page_cache_mb: usize,
 
+    /// Reading the text of attached files for search: `on` (by this quire, in a child process), `off`, or the path of the quire binary to read with.
+    #[arg(
+        long,
+        global = true,
+        env = "QUIRE_ATTACHMENT_TEXT",
+        default_value = "on"
+    )]
+    pub attachment_text: String,
+
     /// Language of the words a search also finds in other forms (tomatoes: tomato), or `none`.
     #[arg(
         long,
@@ -361,6 +370,7 @@ impl Config {
             "db_connections" => self.db_connections.to_string(),
             "page_cache_mb" => self.page_cache_mb.to_string(),
             "search_language" => self.search_language.clone(),
+            "attachment_text" => self.attachment_text.clone(),
             "max_doc_bytes" => self.max_doc_bytes.to_string(),
             "max_import_bytes" => self.max_import_bytes.to_string(),
             "max_attachment_bytes" => self.max_attachment_bytes.to_string(),

@@ -8,6 +8,7 @@ pub mod comments;
 pub mod config;
 pub mod db;
 pub mod documents;
+pub mod extract;
 pub mod metrics;
 pub mod notices;
 pub mod ops;

@@ -46,7 +46,28 @@ start quire again; what was committed is safe.\n";
     }
 }
 
+/// The child that reads an attached file's text (`documents::extraction`):
+/// at most 1 GiB of memory and 20 s of CPU, so a hostile file ends the child,
+/// not the server. One thread, no runtime: nothing else shares its limits.
+fn limit_reader() {
+    let limit = |resource, value: libc::rlim_t| {
+        let lim = libc::rlimit {
+            rlim_cur: value,
+            rlim_max: value,
+        };
+        // SAFETY: setrlimit only reads the struct it is given.
+        unsafe { libc::setrlimit(resource, &lim) }
+    };
+    limit(libc::RLIMIT_AS, 1 << 30);
+    limit(libc::RLIMIT_CPU, 20);
+}
+
 fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args();
+    if args.nth(1).as_deref() == Some("extract-text") {
+        limit_reader();
+        std::process::exit(quire::extract::child(args.next().as_deref()));
+    }
     return_large_allocations();
     explain_sigbus();
     tokio::runtime::Builder::new_multi_thread()

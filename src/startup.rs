@@ -42,6 +42,9 @@ impl Application {
         let base = config.public_url.clone().unwrap_or_default();
         let base = base.trim_end_matches('/').to_owned();
         tokio::spawn(crate::notices::notifier::run(db.clone(), base));
+        if let Some(reader) = crate::documents::extraction::reader(&config.attachment_text)? {
+            tokio::spawn(crate::documents::extraction::run(db.clone(), reader));
+        }
         let hooks = crate::webhooks::sender::Settings::from_config(&config);
         tokio::spawn(crate::webhooks::sender::run(db.clone(), hooks));
         match crate::notices::mail::Mailer::from_config(&config) {

@@ -113,6 +113,7 @@ fn every_setting_appears_in_the_table_with_the_value_it_was_given() {
         ),
         ("--webhook-retry-ms", "2500", "2500"),
         ("--search-language", "german", "german"),
+        ("--attachment-text", "off", "off"),
     ];
     // A switch takes no value.
     let args = given

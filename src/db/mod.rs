@@ -23,6 +23,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use crate::config::{Config, Durability};
 
 pub mod accounts;
+pub mod attachment_texts;
 mod audit_log;
 pub mod changes;
 pub mod comments;

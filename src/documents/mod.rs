@@ -10,6 +10,7 @@ mod did_you_mean;
 pub mod drafts;
 mod escape;
 pub mod events;
+pub mod extraction;
 mod file_names;
 mod folders;
 mod footnotes;

@@ -91,7 +91,7 @@ async fn inside_words(
                 id: c.id,
                 title: c.title,
                 updated_at: c.updated_at,
-                title_marked: String::new(),
+                ..SearchHit::default()
             };
             if title { &mut in_title } else { &mut in_text }.push(hit);
             if in_title.len() + in_text.len() == wanted {
@@ -156,6 +156,9 @@ pub async fn search_in(
         Backend::Postgres => super::search_pg::search(db, (&q, &scope), limit, actor).await,
         Backend::Sqlite => search_sqlite(db, (&q, &scope), limit, actor).await,
     };
+    if !found.is_full(limit) {
+        in_files(db, (&q, &scope), limit, actor, &mut found).await;
+    }
     if found.hits.len() < FEW && !found.failed {
         found.suggestion = did_you_mean::suggest(db, input, &q, actor).await;
     }
@@ -216,4 +219,44 @@ async fn search_sqlite(
     }
     mark_titles(&mut found.hits, &t.needles);
     found
+}
+
+/// Documents whose attached files hold the words, after those whose own text
+/// does: each hit names the file and the page. Not for words in titles only,
+/// nor CJK (the files' index has neither column).
+async fn in_files(
+    db: &Db,
+    (q, scope): (&Query, &Scope),
+    limit: i64,
+    actor: Caller<'_>,
+    found: &mut Found,
+) {
+    if q.wanted().chain(&q.none).any(|t| t.title || t.has_cjk()) {
+        return;
+    }
+    let expr = match db.backend {
+        Backend::Sqlite => translate(q, &Forms::default()).words,
+        Backend::Postgres => super::search_pg::tsquery(q, &Forms::default()),
+    };
+    let Some(expr) = expr else {
+        return;
+    };
+    let needles = super::search_terms::needles(q);
+    let viewer = (access::viewer(actor), scope);
+    let pages = crate::db::search::attachments::found(db, &expr, limit, viewer).await;
+    let hits = pages.map(|pages| {
+        pages
+            .into_iter()
+            .map(|p| SearchHit {
+                snippet: snippet::around(&p.text, &needles, OPEN, CLOSE),
+                id: p.id,
+                title: p.title,
+                updated_at: p.updated_at,
+                file: p.file,
+                page: p.page,
+                ..SearchHit::default()
+            })
+            .collect()
+    });
+    found.take(hits, limit);
 }

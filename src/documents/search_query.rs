@@ -7,7 +7,7 @@ pub(super) const OPEN: &str = "\u{E000}";
 pub(super) const CLOSE: &str = "\u{E001}";
 
 /// A document a search found, with the text around the match.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SearchHit {
     pub id: String,
     pub title: String,
@@ -18,8 +18,12 @@ pub struct SearchHit {
     /// The title with the matches marked as in `snippet`; empty when the title
     /// holds none of the words.
     pub title_marked: String,
+    /// The attached file whose text holds the words (then `snippet` is from
+    /// its `page`); empty when the document's own text does.
+    pub file: String,
+    pub page: i64,
 }
-crate::db::from_row!(SearchHit { id, title, updated_at, snippet } defaults { title_marked });
+crate::db::from_row!(SearchHit { id, title, updated_at, snippet } defaults { title_marked, file, page });
 
 impl SearchHit {
     /// The snippet as safe HTML: escaped, with matches in `<mark>`.
@@ -119,7 +123,7 @@ mod tests {
             title: String::new(),
             updated_at: 0,
             snippet: "<b>\u{E000}fox\u{E001}</b>".into(),
-            title_marked: String::new(),
+            ..SearchHit::default()
         };
         assert_eq!(hit.snippet_html(), "&lt;b&gt;<mark>fox</mark>&lt;/b&gt;");
         let titled = SearchHit {

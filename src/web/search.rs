@@ -31,11 +31,28 @@ pub struct HitRow {
     pub snippet: String,
     pub when: String,
     pub when_iso: String,
+    /// The attached file whose text holds the words, its address (at the
+    /// page, which browsers' PDF viewers open at) and the page; empty when
+    /// the document's own text does.
+    pub file: String,
+    pub file_url: String,
+    pub page: i64,
 }
 
 impl From<&SearchHit> for HitRow {
     fn from(h: &SearchHit) -> Self {
+        let file_url = match h.file.as_str() {
+            "" => String::new(),
+            name => format!(
+                "{}#page={}",
+                crate::documents::attachments::url(&h.id, name),
+                h.page
+            ),
+        };
         Self {
+            file: h.file.clone(),
+            file_url,
+            page: h.page,
             id: h.id.clone(),
             title: h.title_html(),
             snippet: h.snippet_html(),

@@ -68,6 +68,8 @@ pub async fn try_spawn_with(adjust: impl FnOnce(&mut Config)) -> anyhow::Result<
         None => format!("sqlite://{}", dir.path().join("quire.db").display()),
     };
     config.workers = 2;
+    // Attached files are read by the quire binary, not by this test binary.
+    config.attachment_text = env!("CARGO_BIN_EXE_quire").into();
     adjust(&mut config);
     try_start(config, dir).await
 }

@@ -2,6 +2,7 @@ mod account_races;
 mod accounts;
 mod admin;
 mod aliases;
+mod attachment_text;
 mod attachments;
 mod attachments_remove;
 mod backup;

@@ -27,8 +27,11 @@ pub struct Table {
 /// each document copied with its title; one that followed a renamed document is
 /// resolved again by title); `change_queue` holds changes the source has told or
 /// will tell (the copy empties the target's, which its revisions' trigger fills);
-/// `editing_now` is of the moment.
+/// `editing_now` is of the moment; the text of attached files
+/// (`attachment_texts`, `attachment_pages`) is read again by the target.
 pub const NOT_COPIED: &[&str] = &[
+    "attachment_pages",
+    "attachment_texts",
     "change_queue",
     "document_aliases",
     "editing_now",

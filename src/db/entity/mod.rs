@@ -7,6 +7,8 @@ use sea_orm::sea_query::ColumnType;
 use sea_orm::{ColumnTrait, EntityTrait, IdenStatic, Iterable};
 
 pub mod api_tokens;
+pub mod attachment_pages;
+pub mod attachment_texts;
 pub mod attachments;
 pub mod audit_log;
 pub mod change_queue;
@@ -120,5 +122,7 @@ pub fn tables() -> Result<Vec<Shape>, String> {
         shape(suggestions::Entity)?,
         shape(templates::Entity)?,
         shape(place_templates::Entity)?,
+        shape(attachment_texts::Entity)?,
+        shape(attachment_pages::Entity)?,
     ])
 }

@@ -7,6 +7,7 @@
 use crate::db::documents::listing::InSpace;
 use crate::db::documents::places;
 
+pub mod attachments;
 pub mod postgres;
 pub mod queue;
 pub mod sqlite;

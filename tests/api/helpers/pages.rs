@@ -74,8 +74,10 @@ pub fn hit_titles(page: &str) -> Vec<String> {
         .split("</ol>")
         .next()
         .unwrap()
-        .split(r#"<a href="/d/"#)
+        .split("<li>")
         .skip(1)
+        // Each hit's first link is its document (a second, its file).
+        .filter_map(|li| li.split(r#"<a href="/d/"#).nth(1))
         .map(|a| {
             let text = a.split_once('>').unwrap().1.split("</a>").next().unwrap();
             text.replace("<mark>", "").replace("</mark>", "")
