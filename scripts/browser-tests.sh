@@ -18,7 +18,7 @@ for arg in "$@"; do
   esac
 done
 if [ "${#files[@]}" -eq 0 ]; then
-  files=(flows.test.js sign_in.test.js first_day.test.js drafts.test.js failures.test.js nojs.test.js writing.test.js rendering.test.js teams.test.js notices.test.js talk.test.js templates.test.js search_live.test.js a11y.test.js screenshots.test.js)
+  files=(flows.test.js sign_in.test.js first_day.test.js drafts.test.js failures.test.js nojs.test.js writing.test.js rendering.test.js teams.test.js notices.test.js talk.test.js templates.test.js search_live.test.js search_forgives.test.js a11y.test.js screenshots.test.js)
 fi
 
 as_root() {
