@@ -291,7 +291,7 @@ async fn without_javascript_the_editor_attaches_and_a_refusal_keeps_the_text() {
     );
     // Attaching does not save the text.
     let (_, shown) = app.get_text(&format!("/d/{id}")).await;
-    assert!(shown.contains("My own words") && !shown.contains("changed"));
+    assert!(shown.contains("My own words") && !shown.contains("My own words, changed"));
     let res = send(None).await.unwrap();
     assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
 }
