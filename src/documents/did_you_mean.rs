@@ -52,22 +52,23 @@ fn allowed(chars: usize) -> usize {
     if chars <= 4 { 1 } else { 2 }
 }
 
-/// The words of `bucket` within reach of `word`, closest first (then the
-/// same length, then in order).
-fn closest(word: &str, bucket: Vec<String>) -> Vec<String> {
+/// The words of `bucket` (each with how many documents hold it) within
+/// reach of `word`, closest first, then the most used, then the nearest in
+/// length, then in order.
+fn closest(word: &str, bucket: Vec<(String, i64)>) -> Vec<String> {
     let a: Vec<char> = word.chars().collect();
     let most = allowed(a.len());
-    let mut near: Vec<(usize, usize, String)> = bucket
+    let mut near: Vec<(usize, i64, usize, String)> = bucket
         .into_iter()
-        .filter_map(|w| {
+        .filter_map(|(w, used)| {
             let b: Vec<char> = w.chars().collect();
             let d = distance(&a, &b, most)?;
             (d > 0 && b.iter().all(|c| c.is_alphabetic()))
-                .then(|| (d, b.len().abs_diff(a.len()), w))
+                .then(|| (d, -used, b.len().abs_diff(a.len()), w))
         })
         .collect();
     near.sort();
-    near.into_iter().map(|(_, _, w)| w).collect()
+    near.into_iter().map(|(.., w)| w).collect()
 }
 
 /// The range of words starting with `start`.
@@ -175,10 +176,13 @@ mod tests {
     #[test]
     fn the_closest_word_comes_first() {
         let bucket = ["deploy", "deplete", "deployed", "depot", "déploy"]
-            .map(String::from)
+            .map(|w| (w.to_string(), 1))
             .to_vec();
         assert_eq!(closest("deplyo", bucket)[0], "deploy");
-        assert!(closest("deplyo", vec!["deplyo".into()]).is_empty());
+        assert!(closest("deplyo", vec![("deplyo".into(), 1)]).is_empty());
+        // As near, the word more documents hold.
+        let bucket = vec![("garde".to_string(), 3), ("garden".to_string(), 900)];
+        assert_eq!(closest("gardn", bucket)[0], "garden");
     }
 
     #[test]

@@ -60,7 +60,11 @@ async fn inside_words(
         false => &[],
     };
     let not: Vec<&str> = found.hits.iter().map(|h| h.id.as_str()).collect();
-    let text_of = sqlite::Wanted { each, not: &not };
+    let text_of = sqlite::Wanted {
+        each,
+        not: &not,
+        unwanted: t.unwanted_words.as_deref(),
+    };
     let (mut below, mut read) = (i64::MAX, 0);
     while in_title.len() + in_text.len() < wanted && read < RANKED_AT_MOST {
         let round = CANDIDATES_PER_ROUND.min(RANKED_AT_MOST - read);

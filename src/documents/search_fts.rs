@@ -26,6 +26,8 @@ pub struct Translated {
     pub substrings: Vec<String>,
     /// What a hit inside words must not hold, as `substrings`.
     pub unwanted: Vec<String>,
+    /// The documents not wanted, over titles and texts.
+    pub unwanted_words: Option<String>,
     /// The words to mark in snippets, lower-case, one per script run.
     pub needles: Vec<String>,
 }
@@ -132,6 +134,7 @@ pub fn translate(q: &Query, forms: &Forms) -> Translated {
         trigrams: trigram_expr(&substrings),
         substrings,
         unwanted: q.none.iter().map(joined).collect(),
+        unwanted_words: expr(&q.unwanted(), false, None),
         needles,
     }
 }

@@ -127,6 +127,7 @@ pub(super) async fn forms(db: &Db, q: &Query) -> Forms {
             Ok(words) => {
                 let forms: Vec<String> = words
                     .into_iter()
+                    .map(|(w, _)| w)
                     .filter(|w| w != word && stemmer.stem(w) == stem)
                     .take(FORMS_AT_MOST)
                     .collect();

@@ -93,8 +93,11 @@ async fn operators_narrow_and_widen() {
     assert!(!no_fox.contains(&"Fox notes".to_string()), "{no_fox:?}");
     assert_eq!(no_fox.len(), 3);
     // Parts of words leave out the unwanted too.
-    let parts = found(&app, "gard -basil").await;
-    assert!(!parts.contains(&"Basil".to_string()), "{parts:?}");
+    for q in ["gard -basil", "arde -basil", "arde -title:basil"] {
+        let parts = found(&app, q).await;
+        assert!(!parts.contains(&"Basil".to_string()), "{q}: {parts:?}");
+        assert_eq!(parts.len(), 3, "{q}: {parts:?}");
+    }
     assert_eq!(found(&app, "title:plan").await, ["Plans"]);
     assert_eq!(found(&app, "plan -title:plans").await, ["Tomato garden"]);
     // Exclusions alone list everything else.

@@ -80,7 +80,9 @@ crate::db::from_row!(Candidate {
 /// part of a hit) cost more than SQLite's look (`LIKE`, ASCII letters case
 /// aside) at it. A text or title that is not all ASCII may hold them once
 /// folded (`length` counts characters, `size` bytes), so it is read out.
-/// Documents `$13` (ids, JSON) come without their text.
+/// Documents `$13` (ids, JSON) come without their text; documents matching
+/// `$14` (the word index's query of what is unwanted; empty: none) not at all,
+/// which spares reading each one's text to find the unwanted words in it.
 static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT d.seq, d.id, d.title, d.updated_at,
@@ -95,6 +97,8 @@ static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
          FROM documents_trigrams CROSS JOIN documents AS d ON d.seq = documents_trigrams.rowid
          WHERE documents_trigrams MATCH $1 AND documents_trigrams.rowid < $3
            AND d.deleted_at IS NULL AND {} AND {}
+           AND ($14 = '' OR d.seq NOT IN (
+                    SELECT rowid FROM documents_words WHERE documents_words MATCH $14))
          ORDER BY documents_trigrams.rowid DESC LIMIT $2",
         visible("$4"),
         super::in_scope(false)
@@ -109,6 +113,8 @@ pub struct Wanted<'a> {
     pub each: &'a [String],
     /// Documents whose text is not wanted (already found).
     pub not: &'a [&'a str],
+    /// The word index's query of documents not wanted at all.
+    pub unwanted: Option<&'a str>,
 }
 
 /// Up to `limit` documents `viewer` may read whose `seq` is below `below`,
@@ -132,6 +138,7 @@ pub async fn candidates(
         .bind(q, viewer)
         .bind(each)
         .bind(not)
+        .bind(wanted.unwanted.unwrap_or(""))
         .fetch_all(ex)
         .await
 }
