@@ -26,7 +26,7 @@ pub const DEADLINE: Duration = Duration::from_secs(30);
 const CLAIM_MS: i64 = 90_000;
 
 /// How often an idle reader looks for work.
-const POLL: Duration = Duration::from_millis(500);
+const POLL: Duration = Duration::from_secs(1);
 
 /// Bytes of the child's output read at most: the text kept, in UTF-8, with
 /// the page breaks.
