@@ -70,7 +70,7 @@ pub use render::{RENDER_VERSION, render_markdown, render_page};
 pub use rendered_diff::Block;
 pub use revisions::Revision;
 pub use save::{Conflicted, OnStale, Saved, catch_up, save};
-pub use search::{search, search_in};
+pub use search::{search, search_as_typed, search_in};
 pub use search_query::{Found, SearchHit};
 pub use tasks::set_task;
 pub use valid::{Submitted, Tags, Valid};

@@ -147,6 +147,34 @@ pub async fn search_in(
     limit: i64,
     actor: Caller<'_>,
 ) -> Found {
+    let found = search_without_suggestion(db, (input, space), limit, actor).await;
+    suggested(db, input, found, actor).await
+}
+
+/// The first hits as the person types (the header's live results): no
+/// "Did you mean", which a word half typed would ask for at each key.
+pub async fn search_as_typed(db: &Db, input: &str, limit: i64, actor: Caller<'_>) -> Found {
+    search_without_suggestion(db, (input, None), limit, actor).await
+}
+
+/// `found` with "Did you mean" when it holds little.
+async fn suggested(db: &Db, input: &str, mut found: Found, actor: Caller<'_>) -> Found {
+    if found.hits.len() < FEW && !found.failed {
+        let (_, words) = scoped(input);
+        let q = parse(&words);
+        if !q.is_empty() {
+            found.suggestion = did_you_mean::suggest(db, input, &q, actor).await;
+        }
+    }
+    found
+}
+
+async fn search_without_suggestion(
+    db: &Db,
+    (input, space): (&str, Option<super::InSpace>),
+    limit: i64,
+    actor: Caller<'_>,
+) -> Found {
     let (mut scope, words) = scoped(input);
     scope.space = space;
     let q = parse(&words);
@@ -162,9 +190,6 @@ pub async fn search_in(
     };
     if !found.is_full(limit) {
         in_files(db, (&q, &scope), limit, actor, &mut found).await;
-    }
-    if found.hits.len() < FEW && !found.failed {
-        found.suggestion = did_you_mean::suggest(db, input, &q, actor).await;
     }
     found
 }

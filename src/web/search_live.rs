@@ -45,7 +45,7 @@ pub async fn search_live(
     }
     // The same search as the full page, so what a person may read is decided
     // in the one place it is for every search.
-    let found = documents::search_in(&state.db, (&q, None), LIVE_RESULTS, caller(&user)).await;
+    let found = documents::search_as_typed(&state.db, &q, LIVE_RESULTS, caller(&user)).await;
     let partial = LivePartial {
         hits: found.hits.iter().map(HitRow::from).collect(),
         failed: found.failed,
