@@ -23,12 +23,20 @@ const QUERIES: &[&str] = &[
     "xyzzy",
 ];
 
+/// Three letters, as the header's box asks for its live results while a person
+/// types: the starts of the corpus's words, and one that starts none.
+const PREFIXES: &[&str] = &[
+    "gar", "led", "lan", "cop", "sig", "orc", "riv", "win", "xyz",
+];
+
 pub enum Kind {
     Document(usize),
     List {
         pages: usize,
     },
     Search,
+    /// The live results under the header's box (`/search/live`).
+    LiveSearch,
     /// Saves 8 KB documents; versions are tracked so every save is current.
     Save {
         versions: Arc<Vec<AtomicI64>>,
@@ -55,6 +63,8 @@ pub enum Budget {
     /// Search on this corpus (`QUIRE_SEARCH_P99_BUDGET_MS`): adversarial, every
     /// query matches nearly every document.
     Search,
+    /// Live results for three letters (`QUIRE_BENCH_LIVE_BUDGET_MS`).
+    Live,
     /// Measured and reported only.
     Reported,
 }
@@ -107,6 +117,12 @@ impl Route {
                 budget: Budget::Search,
             },
             Route {
+                name: "live search",
+                kind: Kind::LiveSearch,
+                clients: None,
+                budget: Budget::Live,
+            },
+            Route {
                 name: "save 8KB",
                 kind: Kind::Save {
                     versions: versions.clone(),
@@ -152,6 +168,15 @@ impl Route {
                     StatusCode::OK,
                     None,
                 )
+            }
+            Kind::LiveSearch => {
+                let q = PREFIXES[rng.below(PREFIXES.len())];
+                let request = running
+                    .client
+                    .get(format!("{base}/search/live?q={q}"))
+                    .header("HX-Request", "true")
+                    .header("HX-Target", "live-results");
+                (request, StatusCode::OK, None)
             }
             Kind::Save { versions, next } => {
                 let i = next.fetch_add(1, Ordering::Relaxed) % versions.len();
@@ -262,8 +287,8 @@ impl Outcome {
     }
 
     /// Why the run fails because of this route, if it does: a failed request,
-    /// or (when `enforce`) a p99 over its budget, `[page, search]` in ms.
-    pub fn breach(&self, [page_ms, search_ms]: [f64; 2], enforce: bool) -> Option<String> {
+    /// or (when `enforce`) a p99 over its budget, `[page, search, live]` in ms.
+    pub fn breach(&self, [page_ms, search_ms, live_ms]: [f64; 3], enforce: bool) -> Option<String> {
         if let Some(first) = self.failures.first() {
             return Some(format!(
                 "{} requests failed, first: {first}",
@@ -273,6 +298,7 @@ impl Outcome {
         let budget_ms = match self.budget {
             Budget::Page => page_ms,
             Budget::Search => search_ms,
+            Budget::Live => live_ms,
             Budget::Reported => return None,
         };
         let p99 = self.ms(0.99);
@@ -313,6 +339,7 @@ impl fmt::Display for Outcome {
         let note = match self.budget {
             Budget::Page => "",
             Budget::Search => "  (search budget)",
+            Budget::Live => "  (live search budget)",
             Budget::Reported => "  (reported, not budgeted)",
         };
         write!(
