@@ -320,7 +320,10 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/d/{id}/diff", get().to(history::revision_diff))
         .route("/d/{id}/restore", post().to(trash::document_restore))
         .route("/search", get().to(search::search_results))
-        .route("/search/live", get().to(crate::web::search_live::search_live))
+        .route(
+            "/search/live",
+            get().to(crate::web::search_live::search_live),
+        )
         .route("/trash", get().to(trash::trash_list))
         .route("/trash/empty", post().to(trash::trash_empty))
         .route("/folders/rename", post().to(folders::folder_rename))
