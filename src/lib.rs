@@ -38,7 +38,8 @@ use actix_web::web::{ServiceConfig, delete, get, patch, post, put, resource, sco
 use crate::web::middleware::{auth, session};
 use crate::web::{
     account, admin, api, api_openapi, api_places, assets, documents as docs, drafts, folders,
-    health, history, login, metrics as scrape, search, sharing, transfer as xfer, trash,
+    health, history, login, metrics as scrape, search, search_live, sharing, transfer as xfer,
+    trash,
 };
 
 /// A page anyone may open; a session, if the browser has one, shows in its header.
@@ -320,10 +321,7 @@ fn signed_in(cfg: &mut ServiceConfig) {
         .route("/d/{id}/diff", get().to(history::revision_diff))
         .route("/d/{id}/restore", post().to(trash::document_restore))
         .route("/search", get().to(search::search_results))
-        .route(
-            "/search/live",
-            get().to(crate::web::search_live::search_live),
-        )
+        .route("/search/live", get().to(search_live::search_live))
         .route("/trash", get().to(trash::trash_list))
         .route("/trash/empty", post().to(trash::trash_empty))
         .route("/folders/rename", post().to(folders::folder_rename))
