@@ -14,6 +14,8 @@ use crate::db::search::vocabulary;
 const BUCKET_AT_MOST: i64 = 20_000;
 /// Candidates checked against the reader's documents, closest first.
 const CHECKED_AT_MOST: usize = 5;
+/// Misspelt words of one search looked up: each reads up to two buckets.
+const LOOKED_UP_AT_MOST: usize = 4;
 
 /// The optimal string alignment distance of `a` and `b`, or `None` when it is
 /// more than `most`.
@@ -115,13 +117,21 @@ async fn meant(db: &Db, word: &str, actor: Caller<'_>) -> Option<String> {
 /// replacement is in a document the reader may read.
 pub async fn suggest(db: &Db, input: &str, q: &Query, actor: Caller<'_>) -> Option<String> {
     let mut fixes: Vec<(String, String)> = Vec::new();
+    let mut looked_up = 0;
     for term in q.wanted() {
         for (i, word) in term.words.iter().enumerate() {
             let prefix = term.prefix && i + 1 == term.words.len();
-            let plain = word.chars().count() >= 3 && word.chars().all(char::is_alphabetic);
-            if !plain || fixes.iter().any(|(w, _)| w == word) || indexed(db, word, prefix).await {
+            // The index keeps words folded (no accents): only plain letters
+            // compare as typed.
+            let plain = word.len() >= 3 && word.bytes().all(|b| b.is_ascii_alphabetic());
+            if !plain
+                || looked_up == LOOKED_UP_AT_MOST
+                || fixes.iter().any(|(w, _)| w == word)
+                || indexed(db, word, prefix).await
+            {
                 continue;
             }
+            looked_up += 1;
             if let Some(fixed) = meant(db, word, actor).await {
                 fixes.push((word.clone(), fixed));
             }
