@@ -80,13 +80,18 @@ crate::db::from_row!(Candidate {
 /// part of a hit) cost more than SQLite's look (`LIKE`, ASCII letters case
 /// aside) at it. A text or title that is not all ASCII may hold them once
 /// folded (`length` counts characters, `size` bytes), so it is read out.
-/// Documents `$13` (ids, JSON) come without their text; documents matching
-/// `$14` (the word index's query of what is unwanted; empty: none) not at all,
-/// which spares reading each one's text to find the unwanted words in it.
+/// Documents `$13` (ids, JSON) come without their text, and so do those
+/// matching `$14` (the word index's query of what is unwanted; empty: none):
+/// that spares reading each one's text to find the unwanted words in it, and
+/// they still count among the candidates read, which bounds the scan (left out
+/// of the rows, a search whose every candidate is unwanted walked them all).
 static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT d.seq, d.id, d.title, d.updated_at,
                 CASE WHEN d.id IN (SELECT value FROM json_each($13)) THEN NULL
+                     WHEN $14 <> '' AND d.seq IN (
+                              SELECT rowid FROM documents_words
+                              WHERE documents_words MATCH $14) THEN NULL
                      WHEN NOT EXISTS (
                               SELECT 1 FROM json_each($12) AS w
                               WHERE d.body NOT LIKE '%' || w.value || '%'
@@ -97,8 +102,6 @@ static CANDIDATES: LazyLock<String> = LazyLock::new(|| {
          FROM documents_trigrams CROSS JOIN documents AS d ON d.seq = documents_trigrams.rowid
          WHERE documents_trigrams MATCH $1 AND documents_trigrams.rowid < $3
            AND d.deleted_at IS NULL AND {} AND {}
-           AND ($14 = '' OR d.seq NOT IN (
-                    SELECT rowid FROM documents_words WHERE documents_words MATCH $14))
          ORDER BY documents_trigrams.rowid DESC LIMIT $2",
         visible("$4"),
         super::in_scope(false)
