@@ -67,7 +67,13 @@ async fn inside_words(
     };
     let (mut below, mut read) = (i64::MAX, 0);
     while in_title.len() + in_text.len() < wanted && read < RANKED_AT_MOST {
-        let round = CANDIDATES_PER_ROUND.min(RANKED_AT_MOST - read);
+        // With words unwanted, one round: each round looks up every unwanted
+        // document again, and those come without their text anyway.
+        let per_round = match t.unwanted_words {
+            Some(_) => RANKED_AT_MOST,
+            None => CANDIDATES_PER_ROUND,
+        };
+        let round = per_round.min(RANKED_AT_MOST - read);
         let rows = sqlite::candidates(pool, expr, (round, below), viewer, &text_of).await?;
         read += rows.len() as i64;
         let last_round = (rows.len() as i64) < round;
