@@ -9,7 +9,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use crate::attachments::attach;
-use crate::helpers::pages::hit_titles;
+use crate::helpers::pages::{hit_titles, search_page as search};
 use crate::helpers::{Person, TestApp, spawn_app};
 
 /// A PDF of one page per text, in Helvetica, with a correct cross-reference
@@ -110,17 +110,6 @@ fn odt(text: &str) -> Vec<u8> {
         ("mimetype", b"application/vnd.oasis.opendocument.text"),
         ("content.xml", xml.as_bytes()),
     ])
-}
-
-async fn search(client: &reqwest::Client, app: &TestApp, q: &str) -> String {
-    let res = client
-        .get(format!("{}/search", app.address))
-        .query(&[("q", q)])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200);
-    res.text().await.unwrap()
 }
 
 /// How reading each of the document's files went, once none waits.

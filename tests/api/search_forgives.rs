@@ -3,31 +3,15 @@
 //! `after:`/`before:`, and "Did you mean" after a typo, offering only words
 //! the searcher's own readable documents hold.
 
-use crate::helpers::pages::hit_titles;
+use crate::helpers::pages::{hit_titles, search_page};
 use crate::helpers::{Person, TestApp, someone_elses_private_document, spawn_app, team_space};
 
 async fn found(app: &TestApp, q: &str) -> Vec<String> {
-    let res = app
-        .client
-        .get(format!("{}/search", app.address))
-        .query(&[("q", q)])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200, "{q:?}");
-    hit_titles(&res.text().await.unwrap())
+    hit_titles(&page(app, q).await)
 }
 
 async fn page(app: &TestApp, q: &str) -> String {
-    let res = app
-        .client
-        .get(format!("{}/search", app.address))
-        .query(&[("q", q)])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 200, "{q:?}");
-    res.text().await.unwrap()
+    search_page(&app.client, app, q).await
 }
 
 /// What the page offers after "Did you mean", if anything.

@@ -84,3 +84,15 @@ pub fn hit_titles(page: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// The search page `client` gets for `q` (answered 200).
+pub async fn search_page(client: &reqwest::Client, app: &TestApp, q: &str) -> String {
+    let res = client
+        .get(format!("{}/search", app.address))
+        .query(&[("q", q)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "{q:?}");
+    res.text().await.unwrap()
+}
