@@ -206,9 +206,11 @@ fn rendered(body: &str) -> Result<(String, String), DocError> {
     Ok((body, html))
 }
 
-/// A quoted passage as kept: spaces tidied, at most `MAX_QUOTE_CHARS`.
+/// A quoted passage as kept: NULs replaced, spaces tidied, at most
+/// `MAX_QUOTE_CHARS`.
 fn quoted(quote: Option<&str>) -> Option<String> {
-    let text = quote?.split_whitespace().collect::<Vec<_>>().join(" ");
+    let quote = crate::documents::without_nul(quote?);
+    let text = quote.split_whitespace().collect::<Vec<_>>().join(" ");
     if text.is_empty() {
         return None;
     }

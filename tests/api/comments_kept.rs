@@ -84,6 +84,19 @@ async fn the_json_api_reads_and_writes_comments_with_the_pages_rules() {
     assert_eq!(made["author"], "bob");
     assert_eq!(made["quote"], "text");
     let cid = made["id"].as_i64().unwrap();
+    // JSON may carry a NUL, which PostgreSQL refuses in text: it is kept as
+    // U+FFFD, in the quote as in the body, not a server error.
+    let res = http
+        .post(&url)
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"body": "nul\u{0}body", "quote": "nul\u{0}quote"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let odd: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(odd["quote"], "nul\u{FFFD}quote");
+    assert_eq!(odd["body"], "nul\u{FFFD}body");
     // A reply to a reply joins the thread.
     let reply = |parent: i64| {
         http.post(&url)
@@ -109,7 +122,8 @@ async fn the_json_api_reads_and_writes_comments_with_the_pages_rules() {
         .json()
         .await
         .unwrap();
-    assert_eq!(list["comments"].as_array().unwrap().len(), 3);
+    // The first thread (with its two replies) and the one with the NULs.
+    assert_eq!(list["comments"].as_array().unwrap().len(), 4);
     assert_eq!(list["may_comment"], true);
     let res = http.get(&url).bearer_auth(&carols).send().await.unwrap();
     assert_eq!(
