@@ -5,6 +5,9 @@
 
 use std::sync::Arc;
 
+use sea_orm::{ConnectionTrait, DbBackend};
+
+use super::one_trip;
 use super::revisions::{NewRevision, StoredText, record_prepared};
 use super::{Document, Fields, NewRow, NextVersion, PackedHtml, drafts, insert, update_if_current};
 use crate::db::group::Work;
@@ -55,12 +58,22 @@ async fn next_version(tx: &WriteTx, version: &QueuedVersion) -> Result<Option<Do
         cjk: &version.cjk,
         now: version.now,
     };
+    let revision = &version.revision;
+    if tx.get_database_backend() == DbBackend::Sqlite {
+        let row = one_trip::Revision {
+            text: &revision.text,
+            added: revision.added,
+            removed: revision.removed,
+            author: revision.author.as_deref(),
+        };
+        let at = (version.id.as_str(), version.base, version.viewer);
+        return one_trip::save(tx, at, next, row, version.drop_draft_of).await;
+    }
     let Some(saved) =
         update_if_current(tx, &version.id, version.base, version.viewer, next).await?
     else {
         return Ok(None);
     };
-    let revision = &version.revision;
     let row = NewRevision {
         doc_seq: saved.seq,
         rev: saved.version,

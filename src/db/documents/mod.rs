@@ -15,6 +15,7 @@ pub mod import_rows;
 pub mod links;
 pub mod listing;
 pub mod new_drafts;
+mod one_trip;
 pub mod places;
 pub mod rerender;
 pub mod revisions;

@@ -92,9 +92,9 @@ pub struct NewRevision<'a> {
 /// caller makes sure the document has not changed since (its version).
 pub struct StoredText {
     pub hash: Vec<u8>,
-    raw_size: i64,
+    pub(super) raw_size: i64,
     /// `None` when the document already holds this text (nothing to store).
-    data: Option<Compressed>,
+    pub(super) data: Option<Compressed>,
 }
 
 /// A text's zstd bytes, and the base text's hash and the delta's depth when it

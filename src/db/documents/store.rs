@@ -87,7 +87,7 @@ pub struct NextVersion<'a> {
 /// The `SET` of a next version: `$1`–`$5` its own values, `$6` and `$7` left
 /// for the `WHERE`, `$8` its aliases, its fields from `$9` on, and `$AFTER_NEXT` on for the
 /// `WHERE` too. `updated_at` never goes back.
-static SET_NEXT: LazyLock<String> = LazyLock::new(|| {
+pub(super) static SET_NEXT: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SET html = '', html_z = $1, render_version = $2, version = version + 1,
             updated_at = CASE WHEN $3 > updated_at THEN $3 ELSE updated_at + 1 END, cjk = $4,
@@ -97,11 +97,11 @@ static SET_NEXT: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// The first placeholder after a next version's values.
-const AFTER_NEXT: usize = 9 + FIELD_VALUES;
+pub(super) const AFTER_NEXT: usize = 9 + FIELD_VALUES;
 
 /// `sql` (an `UPDATE … SET_NEXT WHERE …`) with the next version's values bound
 /// and `$6`, `$7` bound to `id` and `version`.
-fn next_version(
+pub(super) fn next_version(
     sql: &'static str,
     id: &str,
     version: i64,
