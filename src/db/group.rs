@@ -10,8 +10,10 @@
 //! guarded single-row statements (a save `WHERE version = base`, a new row), so
 //! two of them on different documents run side by side, from one instance or
 //! several; two on the same document meet at its row lock, and the second finds
-//! the version moved and takes the careful path. Every other write holds the
-//! lock exclusively (`Db::begin_write`), so it still runs alone.
+//! the version moved and takes the careful path. The notifier's batches hold
+//! it shared too (`Db::begin_queue_write`: they claim queue rows with `SKIP
+//! LOCKED` and upsert). Every other write holds the lock exclusively
+//! (`Db::begin_write`), so it still runs alone.
 //!
 //! A write that fails sinks nobody else's: the batch is rolled back and every
 //! write in it is run again in a transaction of its own, so each caller gets

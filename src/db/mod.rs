@@ -271,6 +271,13 @@ impl Db {
         self.begin_writing(group::Lock::Exclusive).await
     }
 
+    /// A write that claims rows of a queue (`FOR UPDATE SKIP LOCKED`) and
+    /// upserts what they make (the notifier): `begin_write` on SQLite; on
+    /// PostgreSQL beside saves, which would otherwise wait for every batch.
+    pub async fn begin_queue_write(&self) -> Result<WriteTx, Error> {
+        self.begin_writing(group::Lock::Shared).await
+    }
+
     async fn begin_writing(&self, lock: group::Lock) -> Result<WriteTx, Error> {
         let waited = std::time::Instant::now();
         let tx = match self.backend {

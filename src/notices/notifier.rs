@@ -76,7 +76,7 @@ pub async fn tell_waiting_with(db: &Db, base: &str) -> Result<usize, Error> {
     if !queue::any(db).await? {
         return Ok(0);
     }
-    let tx = db.begin_write().await?;
+    let tx = db.begin_queue_write().await?;
     let batch = queue::take(&*tx, BATCH).await?;
     let now = now_ms();
     let told = tell_all(&*tx, &batch, (base, now)).await;
