@@ -5,11 +5,9 @@
 
 use std::sync::Arc;
 
-use sea_orm::{ConnectionTrait, DbBackend};
-
 use super::one_trip;
 use super::revisions::{NewRevision, StoredText, record_prepared};
-use super::{Document, Fields, NewRow, NextVersion, PackedHtml, drafts, insert, update_if_current};
+use super::{Document, Fields, NewRow, NextVersion, PackedHtml, insert};
 use crate::db::group::Work;
 use crate::db::{Db, Error, WriteTx};
 
@@ -59,37 +57,14 @@ async fn next_version(tx: &WriteTx, version: &QueuedVersion) -> Result<Option<Do
         now: version.now,
     };
     let revision = &version.revision;
-    if tx.get_database_backend() == DbBackend::Sqlite {
-        let row = one_trip::Revision {
-            text: &revision.text,
-            added: revision.added,
-            removed: revision.removed,
-            author: revision.author.as_deref(),
-        };
-        let at = (version.id.as_str(), version.base, version.viewer);
-        return one_trip::save(tx, at, next, row, version.drop_draft_of).await;
-    }
-    let Some(saved) =
-        update_if_current(tx, &version.id, version.base, version.viewer, next).await?
-    else {
-        return Ok(None);
-    };
-    let row = NewRevision {
-        doc_seq: saved.seq,
-        rev: saved.version,
-        title: &saved.title,
-        body: &version.fields.body,
-        prev: None,
+    let row = one_trip::Revision {
+        text: &revision.text,
         added: revision.added,
         removed: revision.removed,
         author: revision.author.as_deref(),
-        now: saved.updated_at,
     };
-    record_prepared(tx, &row, &revision.text).await?;
-    if let Some(user_id) = version.drop_draft_of {
-        drafts::remove(tx, saved.seq, user_id).await?;
-    }
-    Ok(Some(saved))
+    let at = (version.id.as_str(), version.base, version.viewer);
+    one_trip::save(tx, at, next, row, version.drop_draft_of).await
 }
 
 /// A new document, owned by `owner`, and its first revision.

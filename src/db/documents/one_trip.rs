@@ -1,10 +1,12 @@
-//! A save in one trip to SQLite. Each statement sent through the pool is a
-//! hand-off to SQLite's worker thread and back; a save was three or four (the
-//! guarded `UPDATE`, the revision's text, its row, the draft). Here they are
-//! one statement text, run as one command: each part after the `UPDATE` acts
-//! only when the one before it changed a row (`changes() = 1`), so a save whose
-//! document moved on writes nothing, as before. PostgreSQL takes one statement
-//! per message, so it keeps the separate statements (`grouped`).
+//! A save in one trip to the database. Each statement sent through the pool is
+//! a hand-off to SQLite's worker thread and back, or a round trip to
+//! PostgreSQL; a save was three or four (the guarded `UPDATE`, the revision's
+//! text, its row, the draft). Here they are one statement text, run as one
+//! command. On SQLite they are statements one after the other, each after the
+//! `UPDATE` acting only when the one before it changed a row (`changes() =
+//! 1`); on PostgreSQL, which takes one statement per message, the `UPDATE` is
+//! a `WITH` whose returned row the others read. Either way a save whose
+//! document moved on writes nothing, as before.
 
 use std::sync::LazyLock;
 
@@ -15,44 +17,83 @@ use crate::db::{Conn, Error};
 
 /// The first placeholder after the `UPDATE`'s (its viewer is `AFTER_NEXT`).
 const R: usize = AFTER_NEXT + 1;
+const HASH: usize = R;
+const SIZE: usize = R + 1;
+const ADDED: usize = R + 2;
+const REMOVED: usize = R + 3;
+const AUTHOR: usize = R + 4;
+const DATA: usize = R + 5;
+const BASE: usize = R + 6;
+const DEPTH: usize = R + 7;
+const USER: usize = R + 8;
 
-/// The statement for a save: with or without a revision text to store
-/// (`[text]`), with or without a draft to drop (`[draft]`): index
-/// `2 * text + draft`.
-static SQL: LazyLock<[String; 4]> = LazyLock::new(|| {
-    let update = format!(
+/// The guarded `UPDATE`, returning what `Document` reads.
+fn update() -> String {
+    format!(
         "UPDATE documents {}
          WHERE id = $6 AND version = $7 AND deleted_at IS NULL AND {} >= 2
-         RETURNING {};",
+         RETURNING {}",
         *SET_NEXT,
         access::level(&format!("${AFTER_NEXT}")),
         *WRITTEN_COLUMNS
-    );
-    let (hash, size, added, removed, author) = (R, R + 1, R + 2, R + 3, R + 4);
-    let (data, base, depth, user) = (R + 5, R + 6, R + 7, R + 8);
+    )
+}
+
+/// The statements for a save, with or without a revision text to store and
+/// a draft to drop: index `2 * text + draft`.
+type Variants = [String; 4];
+
+/// Each part reads the saved row from `d` (the row as the `UPDATE` left it),
+/// guarded by `guard`.
+fn parts(from: &str, guard: &str) -> (String, String, String) {
     let text = format!(
         "INSERT INTO revision_texts (doc_seq, hash, base, depth, raw_size, data)
-         SELECT d.seq, ${hash}, ${base}, ${depth}, ${size}, ${data} FROM documents AS d
-         WHERE changes() = 1 AND d.id = $6;"
+         SELECT d.seq, ${HASH}, ${BASE}, ${DEPTH}, ${SIZE}, ${DATA} FROM {from} {guard}"
     );
-    // The folder, tags, title, version and time are the row's as the
-    // `UPDATE` left them.
     let revision = format!(
         "INSERT INTO revisions
              (doc_seq, rev, title, text_hash, size, added, removed, author, created_at, folder, tags)
-         SELECT d.seq, d.version, d.title, ${hash}, ${size}, ${added}, ${removed}, ${author},
+         SELECT d.seq, d.version, d.title, ${HASH}, ${SIZE}, ${ADDED}, ${REMOVED}, ${AUTHOR},
              d.updated_at, d.folder, d.tags
-         FROM documents AS d WHERE changes() = 1 AND d.id = $6;"
+         FROM {from} {guard}"
     );
     let draft = format!(
-        "DELETE FROM drafts WHERE changes() = 1 AND user_id = ${user}
-             AND doc_seq = (SELECT seq FROM documents WHERE id = $6);"
+        "DELETE FROM drafts WHERE user_id = ${USER}
+             AND doc_seq IN (SELECT d.seq FROM {from} {guard})"
+    );
+    (text, revision, draft)
+}
+
+static SQLITE: LazyLock<Variants> = LazyLock::new(|| {
+    let update = update();
+    let (text, revision, draft) = parts("documents AS d", "WHERE changes() = 1 AND d.id = $6");
+    let join = |parts: &[&str]| parts.join(";\n");
+    [
+        join(&[&update, &revision]),
+        join(&[&update, &revision, &draft]),
+        join(&[&update, &text, &revision]),
+        join(&[&update, &text, &revision, &draft]),
+    ]
+});
+
+static POSTGRES: LazyLock<Variants> = LazyLock::new(|| {
+    let update = update();
+    let (text, revision, draft) = parts("saved AS d", "");
+    let with = |parts: &[(&str, &str)]| {
+        let ctes: Vec<String> = parts.iter().map(|(n, s)| format!("{n} AS ({s})")).collect();
+        format!("WITH {} SELECT * FROM saved", ctes.join(",\n"))
+    };
+    let (u, t, r, g) = (
+        ("saved", update.as_str()),
+        ("text", text.as_str()),
+        ("revision", revision.as_str()),
+        ("draft", draft.as_str()),
     );
     [
-        format!("{update}{revision}"),
-        format!("{update}{revision}{draft}"),
-        format!("{update}{text}{revision}"),
-        format!("{update}{text}{revision}{draft}"),
+        with(&[u, r]),
+        with(&[u, r, g]),
+        with(&[u, t, r]),
+        with(&[u, t, r, g]),
     ]
 });
 
@@ -76,11 +117,15 @@ pub async fn save(
 ) -> Result<Option<Document>, Error> {
     let text = revision.text;
     let which = 2 * usize::from(text.data.is_some()) + usize::from(drop_draft_of.is_some());
+    let sql = match crate::db::is_postgres(conn) {
+        true => &POSTGRES[which],
+        false => &SQLITE[which],
+    };
     let (data, base_text) = match &text.data {
         Some((data, base)) => (Some(data.clone()), base.as_ref()),
         None => (None, None),
     };
-    let saved = next_version(SQL[which].as_str(), id, base, next)
+    let saved = next_version(sql.as_str(), id, base, next)
         .bind(viewer)
         .bind(text.hash.clone())
         .bind(text.raw_size)

@@ -137,33 +137,6 @@ pub async fn update(
         .await
 }
 
-/// Writes the next version of document `id` if it is still at version `base`,
-/// live, and `viewer` may edit it: one statement, no read first. `None` when any
-/// of that is not so (the caller finds out which the slow way). The document
-/// comes back with its body and HTML empty: they are `next`'s.
-pub async fn update_if_current(
-    conn: &impl Conn,
-    id: &str,
-    base: i64,
-    viewer: Option<i64>,
-    next: NextVersion<'_>,
-) -> Result<Option<Document>, crate::db::Error> {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "UPDATE documents {}
-             WHERE id = $6 AND version = $7 AND deleted_at IS NULL AND {} >= 2
-             RETURNING {}",
-            *SET_NEXT,
-            access::level(&format!("${AFTER_NEXT}")),
-            *super::WRITTEN_COLUMNS
-        )
-    });
-    next_version(SQL.as_str(), id, base, next)
-        .bind(viewer)
-        .fetch_optional(conn)
-        .await
-}
-
 /// Moves a document into (`Some(time)`) or out of (`None`) the trash. False when
 /// there is no such document in the state it would leave.
 pub async fn set_deleted(
