@@ -194,7 +194,20 @@ async fn api_creates_racing_the_deletion_of_their_account_are_never_a_500() {
             })
         });
         let scripts: Vec<_> = scripts.collect();
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        // The deletion comes while the scripts are creating: once the first
+        // document is in (however fast the account would otherwise be gone).
+        for _ in 0..1000 {
+            let made: i64 =
+                quire::db::query_scalar("SELECT count(*) FROM documents WHERE owner_id = $1")
+                    .bind(user.id)
+                    .fetch_one(&app.db.read)
+                    .await
+                    .expect("count the script's documents");
+            if made > 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
         people::delete(&app.db, &admin, user.id, admin.id)
             .await
             .expect("the account is deleted");
