@@ -6,18 +6,11 @@
 use std::sync::Arc;
 
 use super::one_trip;
-use super::revisions::{NewRevision, StoredText, record_prepared};
+pub use super::revisions::QueuedRevision;
+use super::revisions::{NewRevision, record_prepared};
 use super::{Document, Fields, NewRow, NextVersion, PackedHtml, insert};
 use crate::db::group::Work;
 use crate::db::{Db, Error, WriteTx};
-
-/// A revision's text and line counts, made against the text it replaces.
-pub struct QueuedRevision {
-    pub text: StoredText,
-    pub added: i64,
-    pub removed: i64,
-    pub author: Option<String>,
-}
 
 /// The next version of document `id` over version `base`, as `viewer` saves it.
 pub struct QueuedVersion {
@@ -56,15 +49,8 @@ async fn next_version(tx: &WriteTx, version: &QueuedVersion) -> Result<Option<Do
         cjk: &version.cjk,
         now: version.now,
     };
-    let revision = &version.revision;
-    let row = one_trip::Revision {
-        text: &revision.text,
-        added: revision.added,
-        removed: revision.removed,
-        author: revision.author.as_deref(),
-    };
     let at = (version.id.as_str(), version.base, version.viewer);
-    one_trip::save(tx, at, next, row, version.drop_draft_of).await
+    one_trip::save(tx, at, next, &version.revision, version.drop_draft_of).await
 }
 
 /// A new document, owned by `owner`, and its first revision.

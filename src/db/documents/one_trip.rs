@@ -10,7 +10,7 @@
 
 use std::sync::LazyLock;
 
-use super::revisions::StoredText;
+use super::revisions::QueuedRevision;
 use super::store::{AFTER_NEXT, SET_NEXT, next_version};
 use super::{Document, NextVersion, WRITTEN_COLUMNS, access};
 use crate::db::{Conn, Error};
@@ -97,14 +97,6 @@ static POSTGRES: LazyLock<Variants> = LazyLock::new(|| {
     ]
 });
 
-/// A revision as the statement records it.
-pub struct Revision<'a> {
-    pub text: &'a StoredText,
-    pub added: i64,
-    pub removed: i64,
-    pub author: Option<&'a str>,
-}
-
 /// Writes the next version of `id` over `base` as `viewer` may, its revision,
 /// and drops `drop_draft_of`'s draft: `None` (nothing written) when the
 /// document moved on, went to the trash, or may not be edited by `viewer`.
@@ -112,10 +104,10 @@ pub async fn save(
     conn: &impl Conn,
     (id, base, viewer): (&str, i64, Option<i64>),
     next: NextVersion<'_>,
-    revision: Revision<'_>,
+    revision: &QueuedRevision,
     drop_draft_of: Option<i64>,
 ) -> Result<Option<Document>, Error> {
-    let text = revision.text;
+    let text = &revision.text;
     let which = 2 * usize::from(text.data.is_some()) + usize::from(drop_draft_of.is_some());
     let sql = match crate::db::is_postgres(conn) {
         true => &POSTGRES[which],
@@ -131,7 +123,7 @@ pub async fn save(
         .bind(text.raw_size)
         .bind(revision.added)
         .bind(revision.removed)
-        .bind(revision.author)
+        .bind(revision.author.as_deref())
         .bind(data)
         .bind(base_text.map(|b| b.0.clone()))
         .bind(base_text.map_or(0, |b| b.1))

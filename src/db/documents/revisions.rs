@@ -97,6 +97,14 @@ pub struct StoredText {
     pub(super) data: Option<Compressed>,
 }
 
+/// A revision's text and line counts, made against the text it replaces.
+pub struct QueuedRevision {
+    pub text: StoredText,
+    pub added: i64,
+    pub removed: i64,
+    pub author: Option<String>,
+}
+
 /// A text's zstd bytes, and the base text's hash and the delta's depth when it
 /// is stored against one.
 type Compressed = (Vec<u8>, Option<(Vec<u8>, i64)>);
