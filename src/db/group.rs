@@ -12,7 +12,8 @@
 //! several; two on the same document meet at its row lock, and the second finds
 //! the version moved and takes the careful path. The notifier's batches hold
 //! it shared too (`Db::begin_queue_write`: they claim queue rows with `SKIP
-//! LOCKED` and upsert). Every other write holds the lock exclusively
+//! LOCKED` and upsert), one batch at a time across instances, so changes are
+//! told in the order they were made. Every other write holds the lock exclusively
 //! (`Db::begin_write`), so it still runs alone.
 //!
 //! A write that fails sinks nobody else's: the batch is rolled back and every
@@ -119,7 +120,15 @@ pub(super) enum Lock {
     Exclusive,
     /// Beside other shared holders: the writes queued here.
     Shared,
+    /// Shared, and alone among the notifier's batches (`QUEUE_LOCK`, taken
+    /// first): a batch tells the changes it sees in the order they were made,
+    /// so a second notifier (another instance, or one started by hand) must
+    /// not tell a later share of a document before an earlier save of it.
+    Queue,
 }
+
+/// The advisory lock a notifier batch holds alone ("quirq" in ASCII).
+const QUEUE_LOCK: i64 = 0x71_75_69_72_71;
 
 /// A PostgreSQL transaction holding quire's advisory lock as `lock` says.
 pub(super) async fn begin_locked(
@@ -129,12 +138,18 @@ pub(super) async fn begin_locked(
     let tx = sea_orm::TransactionTrait::begin(pool).await?;
     // The notice tells every instance, at commit (never for a rollback), that
     // what it cached may be out of date (`db::changes`).
+    if let Lock::Queue = lock {
+        super::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS queued")
+            .bind(QUEUE_LOCK)
+            .execute(&tx)
+            .await?;
+    }
     let sql = match lock {
         Lock::Exclusive => {
             "SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked,
                  (SELECT pg_notify('quire_changes', '')) AS told"
         }
-        Lock::Shared => {
+        Lock::Shared | Lock::Queue => {
             "SELECT 1 FROM (SELECT pg_advisory_xact_lock_shared($1)) AS locked,
                  (SELECT pg_notify('quire_changes', '')) AS told"
         }

@@ -273,9 +273,10 @@ impl Db {
 
     /// A write that claims rows of a queue (`FOR UPDATE SKIP LOCKED`) and
     /// upserts what they make (the notifier): `begin_write` on SQLite; on
-    /// PostgreSQL beside saves, which would otherwise wait for every batch.
+    /// PostgreSQL beside saves, which would otherwise wait for every batch,
+    /// but one batch at a time, so changes are told in order.
     pub async fn begin_queue_write(&self) -> Result<WriteTx, Error> {
-        self.begin_writing(group::Lock::Shared).await
+        self.begin_writing(group::Lock::Queue).await
     }
 
     async fn begin_writing(&self, lock: group::Lock) -> Result<WriteTx, Error> {

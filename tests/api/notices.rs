@@ -218,3 +218,34 @@ async fn recent_changes_show_only_what_the_reader_may_read_gathered_and_marked()
     let page = app.get_text("/changes?space=personal").await.1;
     assert!(page.contains("Layoffs"));
 }
+
+/// Changes are told in the order they were made, however many notifiers run
+/// (every instance has one, and tests tell by hand beside it): a batch under
+/// way keeps a second one waiting, or the second could tell a later share of
+/// a document before the first told an earlier save of it, and the new reader
+/// would be told of an edit made before they could read it. On PostgreSQL
+/// saves still go through while a batch runs.
+#[tokio::test]
+async fn a_second_notifier_waits_for_the_batch_under_way() {
+    let app = spawn_app().await;
+    let id = app.create_document("Ordered", "one").await;
+    told(&app).await;
+    let batch = app.db.begin_queue_write().await.unwrap();
+    let db = app.db.clone();
+    let second = tokio::spawn(async move { db.begin_queue_write().await.map(drop) });
+    if crate::helpers::on_postgres() {
+        let res = app.save(&id, "Ordered", "two", 1).await;
+        assert_eq!(
+            res.status(),
+            StatusCode::SEE_OTHER,
+            "a save waits for no batch"
+        );
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(
+        !second.is_finished(),
+        "a second batch began beside the first"
+    );
+    drop(batch);
+    second.await.unwrap().unwrap();
+}
