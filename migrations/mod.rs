@@ -63,6 +63,7 @@ pub const STEPS: &[Step] = &[
     step!("0028_aliases"),
     step!("0029_search_words"),
     step!("0030_attachment_texts"),
+    step!("0031_toast_lz4"),
 ];
 
 pub struct Migrator;
