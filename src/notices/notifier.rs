@@ -89,16 +89,20 @@ pub async fn tell_waiting_with(db: &Db, base: &str) -> Result<usize, Error> {
     drop(tx);
     tracing::warn!(error = %e, "a batch of changes failed; telling them one by one");
     for change in &batch {
-        let tx = db.begin_write().await?;
+        // Between these transactions another notifier may take the rest of
+        // the batch (in order): what it told already is not told again.
+        let tx = db.begin_queue_write().await?;
+        if !queue::claim(&*tx, change.id).await? {
+            continue;
+        }
         if let Err(e) = tell_all(&*tx, std::slice::from_ref(change), (base, now)).await {
             drop(tx);
             tracing::error!(error = %e, change = ?change, "a change could not be told; it is dropped");
-            let tx = db.begin_write().await?;
+            let tx = db.begin_queue_write().await?;
             queue::done(&*tx, &[change.id]).await?;
             tx.commit().await?;
             continue;
         }
-        queue::done(&*tx, &[change.id]).await?;
         tx.commit().await?;
     }
     Ok(batch.len())

@@ -249,3 +249,60 @@ async fn a_second_notifier_waits_for_the_batch_under_way() {
     drop(batch);
     second.await.unwrap().unwrap();
 }
+
+/// A batch holding a change that cannot be told (a person who is gone) is
+/// told again one change at a time: the bad change is dropped, every other
+/// is told exactly once, and nothing is left waiting.
+#[tokio::test]
+async fn a_change_that_cannot_be_told_is_dropped_and_the_rest_told_once() {
+    let app = spawn_app().await;
+    let bob = Person::new(&app, "bob").await;
+    let id = app.create_document("Travel policy", "draft").await;
+    share(&app, &id, "bob").await;
+    told(&app).await;
+    let res = bob.post("/inbox/read-all", &[]).await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert_eq!(bob.unread().await, 0);
+
+    // Both in one statement, so one batch takes both, the bad one first.
+    let users: Vec<i64> = quire::db::query_scalar(
+        "SELECT id FROM users WHERE username IN ('alice', 'bob') ORDER BY username",
+    )
+    .fetch_all(&app.db.read)
+    .await
+    .unwrap();
+    let (alice, bob_id) = (users[0], users[1]);
+    let doc: i64 = quire::db::query_scalar("SELECT seq FROM documents WHERE id = $1")
+        .bind(&id)
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    let space: i64 = team_space(&app).await.parse().unwrap();
+    quire::db::query(
+        "INSERT INTO change_queue (kind, doc_seq, space_id, user_id, actor_id, created_at)
+         VALUES ('space', NULL, $1, 987654, $2, 0), ('share', $3, NULL, $4, $2, 0)",
+    )
+    .bind(space)
+    .bind(alice)
+    .bind(doc)
+    .bind(bob_id)
+    .execute(&app.db.write)
+    .await
+    .unwrap();
+    told(&app).await;
+
+    assert_eq!(bob.unread().await, 1, "the good change is told");
+    let count: i64 = quire::db::query_scalar(
+        "SELECT count FROM notices WHERE user_id = $1 AND kind = 'shared' AND read_at IS NULL",
+    )
+    .bind(bob_id)
+    .fetch_one(&app.db.read)
+    .await
+    .unwrap();
+    assert_eq!(count, 1, "told once");
+    let left: i64 = quire::db::query_scalar("SELECT count(*) FROM change_queue")
+        .fetch_one(&app.db.read)
+        .await
+        .unwrap();
+    assert_eq!(left, 0, "nothing is left waiting");
+}

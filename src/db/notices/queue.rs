@@ -163,6 +163,16 @@ pub async fn take(ex: &impl Conn, most: i64) -> Result<Vec<Queued>, Error> {
     .await
 }
 
+/// Claims change `id` for this transaction by deleting it: false when it is
+/// gone already (another notifier told it).
+pub async fn claim(ex: &impl Conn, id: i64) -> Result<bool, Error> {
+    let gone = crate::db::query("DELETE FROM change_queue WHERE id = $1")
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(gone.rows_affected() == 1)
+}
+
 /// Deletes told changes.
 pub async fn done(ex: &impl Conn, ids: &[i64]) -> Result<(), Error> {
     for chunk in ids.chunks(200) {
