@@ -1,9 +1,9 @@
 -- PostgreSQL compresses a long value as it stores it (TOAST), with pglz unless
--- told otherwise. Profiled under many saves, pglz on a document's text, its
--- folded text and its words was a large share of the server's time a save;
--- lz4 compresses several times faster at a ratio close to pglz's (measured in
--- docs/PERFORMANCE.md). Only values written from now on use it; PostgreSQL
--- reads both. A server built without lz4 keeps pglz.
+-- told otherwise. Profiled under many saves, pglz on a document's text took
+-- 3.6 % of the machine, lz4 0.4 %, and saves went 1.04-1.07x as fast
+-- (docs/PERFORMANCE.md, "lz4 for what PostgreSQL compresses"). Only values
+-- written from now on use it; PostgreSQL reads both. A server built without
+-- lz4 keeps pglz.
 --
 -- The bytes quire compresses itself (zstd: pages, revision texts) are stored
 -- out of line uncompressed: compressing them again gains nothing.

@@ -136,14 +136,14 @@ pub(super) async fn begin_locked(
     lock: Lock,
 ) -> Result<super::Transaction, Error> {
     let tx = sea_orm::TransactionTrait::begin(pool).await?;
-    // The notice tells every instance, at commit (never for a rollback), that
-    // what it cached may be out of date (`db::changes`).
     if let Lock::Queue = lock {
         super::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS queued")
             .bind(QUEUE_LOCK)
             .execute(&tx)
             .await?;
     }
+    // The notice tells every instance, at commit (never for a rollback), that
+    // what it cached may be out of date (`db::changes`).
     let sql = match lock {
         Lock::Exclusive => {
             "SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked,
