@@ -63,6 +63,18 @@ pub async fn authorize(
     check(found, need)
 }
 
+/// Like `authorize`, for a save: the document's text and version without its
+/// page or who else reads it (`Document::html` is empty), by the same rule.
+pub async fn authorize_text(
+    ex: &impl crate::db::Conn,
+    id: &DocId,
+    actor: Caller<'_>,
+    need: Access,
+) -> Result<Document, DocError> {
+    let found = crate::db::documents::find_text_with_access(ex, id.as_str(), viewer(actor)).await?;
+    check(found, need)
+}
+
 /// Like `authorize`, for a document that is not in the trash: one there is
 /// reported as missing (its comments and suggestions are not to be had).
 pub async fn authorize_live(

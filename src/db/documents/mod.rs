@@ -23,7 +23,7 @@ pub mod shares;
 mod store;
 
 pub(crate) use access::access_for;
-pub use access::{Access, find_with_access, owned, visible};
+pub use access::{Access, find_text_with_access, find_with_access, owned, visible};
 pub(crate) use access::{level, spaces_of};
 pub use html::PackedHtml;
 pub use store::*;

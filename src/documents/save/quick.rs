@@ -26,7 +26,7 @@ pub(super) async fn save(
     on_stale: OnStale,
     actor: Caller<'_>,
 ) -> Result<Option<Document>, DocError> {
-    let current = match access::authorize(&db.read, id, actor, Access::Edit).await {
+    let current = match access::authorize_text(&db.read, id, actor, Access::Edit).await {
         Ok(current) => current,
         Err(DocError::Internal(e)) => return Err(DocError::Internal(e)),
         Err(_) => return Ok(None),
