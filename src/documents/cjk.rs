@@ -41,10 +41,11 @@ pub fn bigrams(text: &str) -> Vec<String> {
             i += 1;
             continue;
         };
-        if i != end || !is_cjk(c) {
+        let cjk = is_cjk(c);
+        if i != end || !cjk {
             flush(&mut run, &mut out);
         }
-        if is_cjk(c) {
+        if cjk {
             run.push(c);
         }
         i += c.len_utf8();

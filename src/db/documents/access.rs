@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use super::{COLUMNS, Document};
+use super::{COLUMNS, Document, PAGELESS_COLUMNS};
 
 /// A viewer's access to a document, as `ACCESS_SQL` computes it: each level
 /// allows everything the ones below it do.
@@ -236,11 +236,7 @@ pub async fn find_with_access(
             space_people_column("documents")
         )
     });
-    crate::db::query_as::<Document>(SQL.as_str())
-        .bind(id)
-        .bind(viewer)
-        .fetch_optional(ex)
-        .await
+    by_id(ex, &SQL, id, viewer).await
 }
 
 /// A document by id with `viewer`'s access level, as `find_with_access` reads
@@ -255,15 +251,22 @@ pub async fn find_text_with_access(
     viewer: Option<i64>,
 ) -> Result<Option<Document>, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
-        let columns = COLUMNS
-            .replace("documents.html_z", "NULL AS html_z")
-            .replace("documents.html", "'' AS html");
         format!(
-            "SELECT {columns}, {} AS access FROM documents WHERE id = $1",
-            *ACCESS_SQL
+            "SELECT {}, {} AS access FROM documents WHERE id = $1",
+            *PAGELESS_COLUMNS, *ACCESS_SQL
         )
     });
-    crate::db::query_as::<Document>(SQL.as_str())
+    by_id(ex, &SQL, id, viewer).await
+}
+
+/// Runs one of the statements above: `$1` the id, `$2` the viewer.
+async fn by_id(
+    ex: &impl crate::db::Conn,
+    sql: &'static str,
+    id: &str,
+    viewer: Option<i64>,
+) -> Result<Option<Document>, crate::db::Error> {
+    crate::db::query_as::<Document>(sql)
         .bind(id)
         .bind(viewer)
         .fetch_optional(ex)

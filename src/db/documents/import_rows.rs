@@ -129,8 +129,7 @@ pub async fn insert(conn: &impl crate::db::Conn, docs: &[DocRows]) -> Result<(),
         .fetch_one(conn)
         .await?;
     let seqs: Vec<i64> = (1..=docs.len() as i64).map(|i| last + i).collect();
-    use sea_orm::ConnectionTrait as _;
-    let sqlite = conn.sea().get_database_backend() == sea_orm::DbBackend::Sqlite;
+    let sqlite = !crate::db::is_postgres(conn);
     for (chunk, seqs) in docs
         .chunks(ROWS_PER_INSERT)
         .zip(seqs.chunks(ROWS_PER_INSERT))

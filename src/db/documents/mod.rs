@@ -272,11 +272,15 @@ fn columns_of(alias: &str) -> String {
 /// `documents.seq, documents.id, ...`: what `Document` reads.
 pub(crate) static COLUMNS: LazyLock<String> = LazyLock::new(|| columns_of("documents"));
 
-/// `COLUMNS` with the body and HTML left empty: for a statement that wrote
-/// them, whose caller has them already (16 KB less to copy back for 8 KB).
-pub(crate) static WRITTEN_COLUMNS: LazyLock<String> = LazyLock::new(|| {
+/// `COLUMNS` with the HTML left empty: for a reader that has no use for the
+/// stored page (a save renders its own), which would be decompressed for nothing.
+pub(crate) static PAGELESS_COLUMNS: LazyLock<String> = LazyLock::new(|| {
     COLUMNS
-        .replace("documents.body", "'' AS body")
         .replace("documents.html_z", "NULL AS html_z")
         .replace("documents.html", "'' AS html")
 });
+
+/// `COLUMNS` with the body and HTML left empty: for a statement that wrote
+/// them, whose caller has them already (16 KB less to copy back for 8 KB).
+pub(crate) static WRITTEN_COLUMNS: LazyLock<String> =
+    LazyLock::new(|| PAGELESS_COLUMNS.replace("documents.body", "'' AS body"));
