@@ -64,6 +64,7 @@ pub const STEPS: &[Step] = &[
     step!("0029_search_words"),
     step!("0030_attachment_texts"),
     step!("0031_toast_lz4"),
+    step!("0032_search_after_commit"),
 ];
 
 pub struct Migrator;

@@ -190,10 +190,20 @@ async fn search_without_suggestion(
         }
         return everything_in(db, &scope, &q, limit, actor).await;
     }
+    // The user's own saves of a moment ago are found: the indexer is given up
+    // to a second to take them in.
+    let catching_up = match queue::caught_up(db).await {
+        Ok(current) => !current,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not tell whether the search index is current");
+            true
+        }
+    };
     let mut found = match db.backend {
         Backend::Postgres => super::search_pg::search(db, (&q, &scope), limit, actor).await,
         Backend::Sqlite => search_sqlite(db, (&q, &scope), limit, actor).await,
     };
+    found.catching_up = catching_up;
     if !found.is_full(limit) {
         in_files(db, (&q, &scope), limit, actor, &mut found).await;
     }
@@ -222,15 +232,6 @@ async fn search_sqlite(
     let mut t = translate(q, &Forms::default());
     let page = (limit, (access::viewer(actor), scope));
     let mut found = Found::default();
-    // The user's own saves of a moment ago are found: the indexer is given up
-    // to a second to take them in.
-    match queue::caught_up(db).await {
-        Ok(current) => found.catching_up = !current,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not tell whether the search index is current");
-            found.catching_up = true;
-        }
-    }
     for expr in [&t.titles, &t.words].into_iter().flatten() {
         if !found.is_full(limit) {
             let hits = run(&db.read, expr, page, (&t.needles, &found)).await;

@@ -224,7 +224,7 @@ async fn a_failing_search_query_is_an_error_on_the_page_and_in_metrics() {
     let before = errors().await;
     // Break the word index under the running app, as a bug in the SQL would.
     let break_it = if on_postgres() {
-        "ALTER TABLE documents RENAME COLUMN words TO words_gone"
+        "ALTER TABLE document_search RENAME COLUMN words TO words_gone"
     } else {
         "DROP TABLE documents_words"
     };

@@ -1,6 +1,7 @@
-//! SQLite's search indexes are kept by a background indexer from a queue in the
-//! database: what is queued survives the process, a user's own save is found at
-//! once, and while much is queued the search page says the index is catching up.
+//! The search indexes are kept by a background indexer from a queue in the
+//! database, on both engines: what is queued survives the process, a user's own
+//! save is found at once, and while much is queued the search page says the
+//! index is catching up.
 
 use std::time::{Duration, Instant};
 
@@ -8,7 +9,9 @@ use quire::config::Config;
 use quire::db::Db;
 use quire::documents::{self, Valid};
 
-use crate::helpers::{TestApp, on_postgres, spawn_app, start};
+use crate::helpers::{
+    TestApp, fresh_postgres_database, on_postgres, postgres_server, spawn_app, start,
+};
 
 async fn search_page(app: &TestApp, q: &str) -> String {
     app.client
@@ -24,13 +27,13 @@ async fn search_page(app: &TestApp, q: &str) -> String {
 
 #[tokio::test]
 async fn documents_written_while_no_server_ran_are_found_once_it_starts() {
-    if on_postgres() {
-        return; // PostgreSQL indexes in the row as it is written: nothing queues.
-    }
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::from_env();
     config.bind = "127.0.0.1:0".into();
-    config.database_url = format!("sqlite://{}", dir.path().join("quire.db").display());
+    config.database_url = match postgres_server() {
+        Some(server) => fresh_postgres_database(&server).await,
+        None => format!("sqlite://{}", dir.path().join("quire.db").display()),
+    };
     config.workers = 2;
     {
         // A command (an import, a seed) stores documents and stops before
@@ -72,19 +75,18 @@ async fn a_saved_word_is_found_by_the_next_search_and_the_old_one_is_gone() {
 
 #[tokio::test]
 async fn while_much_is_queued_the_search_page_says_the_index_is_catching_up() {
-    if on_postgres() {
-        return;
-    }
     let app = spawn_app().await;
     app.create_document("Orchard", "greengage").await;
     assert!(search_page(&app, "greengage").await.contains("Orchard"));
     // As after an upgrade: every document queued again (and ids of documents
     // long gone, which the indexer just drops). The writer is then held, so
     // the indexer cannot get through them while the page is asked.
-    quire::db::query(
+    quire::db::query(if on_postgres() {
+        "INSERT INTO search_queue (seq) SELECT generate_series(1000, 3000)"
+    } else {
         "WITH RECURSIVE n(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
-         INSERT OR IGNORE INTO search_queue (seq) SELECT i FROM n",
-    )
+         INSERT OR IGNORE INTO search_queue (seq) SELECT i FROM n"
+    })
     .execute(&app.db.write)
     .await
     .unwrap();
@@ -105,6 +107,45 @@ async fn while_much_is_queued_the_search_page_says_the_index_is_catching_up() {
     }
     let page = search_page(&app, "greengage").await;
     assert!(!page.contains("index-catching-up") && page.contains("Orchard"));
+}
+
+#[tokio::test]
+async fn on_postgresql_a_save_on_another_instance_is_found_by_the_next_search_here() {
+    if !on_postgres() {
+        return; // One SQLite file has one server.
+    }
+    let app = spawn_app().await;
+    app.create_document("Orchard", "greengage").await;
+    assert!(search_page(&app, "greengage").await.contains("Orchard"));
+    // Idle for a while: this instance's indexer has indexed all it knows of,
+    // and has seen an empty queue since.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Another instance on the same database: its saves are queued there, and
+    // this instance's search must wait for them too, not only for its own.
+    let other = Db::open(&app.config).await.unwrap();
+    for word in ["loquat", "sapodilla", "cherimoya"] {
+        let doc =
+            Valid::parse(&format!("Grown {word}"), &format!("a {word} tree"), 1 << 20).unwrap();
+        documents::create(&other, doc, documents::Caller::Quire)
+            .await
+            .unwrap();
+        let title = format!("Grown {word}");
+        let found = |page: String| {
+            page.replace("<mark>", "")
+                .replace("</mark>", "")
+                .contains(&title)
+        };
+        assert!(
+            found(search_page(&app, word).await),
+            "{word} is found at once"
+        );
+        let part = &word[1..word.len() - 1];
+        assert!(
+            found(search_page(&app, part).await),
+            "{part} is found at once"
+        );
+    }
+    other.close().await;
 }
 
 /// Counts an FTS5 index's segments (one or more rows each in its `_idx` table).

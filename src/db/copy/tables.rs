@@ -21,7 +21,8 @@ pub struct Table {
 /// Tables the copy leaves alone: `quire_settings` holds what quire writes from
 /// its configuration at every start, the record of schema steps (`seaql_migrations`,
 /// and `_sqlx_migrations` from older releases) is each engine's own, and SQLite's
-/// `search_queue` is indexing work the target makes for itself as rows arrive;
+/// `search_queue` (and PostgreSQL's `document_search`) is indexing work the
+/// target makes for itself as rows arrive;
 /// `document_tags`, `document_links`, `document_link_ends` and `document_aliases` are made by the
 /// target's triggers from each document's tags and links (a link may lead to
 /// each document copied with its title; one that followed a renamed document is
@@ -34,6 +35,7 @@ pub const NOT_COPIED: &[&str] = &[
     "attachment_texts",
     "change_queue",
     "document_aliases",
+    "document_search",
     "editing_now",
     "document_link_ends",
     "document_links",

@@ -1,4 +1,4 @@
-//! Documents: the current text and its rendered HTML. (PostgreSQL adds `words`, generated from these.)
+//! Documents: the current text and its rendered HTML.
 
 use sea_orm::entity::prelude::*;
 

@@ -1,5 +1,6 @@
 //! Every table of quire's schema as a SeaORM entity: the one description of the
-//! columns both engines share (PostgreSQL's generated search column aside),
+//! columns both engines share (the search indexes, kept each engine's own way,
+//! aside),
 //! held against the real schema by the tests. What copies whole tables
 //! (`quire migrate-to`) reads its columns from here.
 

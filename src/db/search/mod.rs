@@ -157,7 +157,9 @@ pub async fn listed<T: crate::db::FromRow>(
         (true, false) => {
             "AND d.seq NOT IN (SELECT rowid FROM documents_words WHERE documents_words MATCH $1)"
         }
-        (true, true) => "AND NOT d.words @@ to_tsquery('simple', quire_fold($1))",
+        (true, true) => {
+            "AND d.seq NOT IN (SELECT seq FROM document_search WHERE words @@ to_tsquery('simple', quire_fold($1)))"
+        }
     };
     let sql = format!(
         "SELECT d.id, d.title, d.updated_at, '' AS snippet FROM documents d

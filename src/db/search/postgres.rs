@@ -1,10 +1,91 @@
-//! Search on PostgreSQL: a `tsquery` over the `words` column (GIN) and `LIKE`
-//! patterns over the folded text (pg_trgm GIN). The user's words are only ever
+//! Search on PostgreSQL: a `tsquery` over `document_search.words` (GIN) and
+//! `LIKE` patterns over its folded text (pg_trgm GIN), both kept by the search
+//! indexer after each save's commit (`index_batch`). The user's words are only ever
 //! bound as values.
 
 use super::Scope;
-use crate::db::Db;
+use super::queue::{Batch, within};
 use crate::db::documents::visible;
+use crate::db::{Db, Error, query, query_as, query_scalar};
+
+/// The advisory lock one indexing batch holds alone ("quirs" in ASCII): two
+/// instances' indexers reading the same document at different moments could
+/// otherwise store the older reading last.
+const INDEX_LOCK: i64 = 0x71_75_69_72_73;
+
+/// How many queued saves one batch looks at (a document saved many times
+/// while queued has a row for each save).
+const LOOK_AT: i64 = 4096;
+
+/// What the indexer stores for a document: its words (title above text, the
+/// first 256 KiB of text, as a `tsvector` holds at most 1 MB) and its folded
+/// title and text, both folded like SQLite's `remove_diacritics`.
+const COLUMNS: &str = "setweight(to_tsvector('simple'::regconfig, quire_fold(title)), 'A') ||
+     setweight(to_tsvector('simple'::regconfig, quire_fold(left(body, 262144))), 'B') ||
+     setweight(to_tsvector('simple'::regconfig, cjk), 'C'),
+     quire_fold(title || ' ' || body)";
+
+/// Indexes a `batch` of queued documents in one transaction beside saves; how
+/// many. Only the queue rows it read are deleted, after the documents are read
+/// as they are now: a save committed in between has a row of its own and
+/// queues its document again.
+pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Error> {
+    let any: Option<i64> = query_scalar("SELECT id FROM search_queue LIMIT 1")
+        .fetch_optional(&db.read)
+        .await?;
+    if any.is_none() {
+        return Ok(0);
+    }
+    let tx = db.begin_writing(crate::db::group::Lock::Shared).await?;
+    query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS alone")
+        .bind(INDEX_LOCK)
+        .execute(&*tx)
+        .await?;
+    let queued: Vec<(i64, String, i64)> = query_as(
+        "SELECT q.seq, string_agg(q.id::text, ','), coalesce(max(d.size), 0)
+         FROM (SELECT id, seq FROM search_queue ORDER BY id LIMIT $2) AS q
+         LEFT JOIN documents d ON d.seq = q.seq
+         GROUP BY q.seq ORDER BY min(q.id) LIMIT $1",
+    )
+    .bind(most)
+    .bind(LOOK_AT)
+    .fetch_all(&*tx)
+    .await?;
+    let queued = queued
+        .into_iter()
+        .map(|(seq, ids, size)| ((seq, ids), size));
+    let (seqs, ids): (Vec<String>, Vec<String>) = within(queued.collect(), bytes)
+        .map(|((seq, ids), _)| (seq.to_string(), ids))
+        .unzip();
+    if seqs.is_empty() {
+        tx.rollback().await?;
+        return Ok(0);
+    }
+    let (seqs, ids) = (seqs.join(","), ids.join(","));
+    query(format!(
+        "INSERT INTO document_search (seq, words, folded)
+         SELECT seq, {COLUMNS} FROM documents
+         WHERE seq = ANY(string_to_array($1, ',')::bigint[])
+         ON CONFLICT (seq) DO UPDATE SET words = excluded.words, folded = excluded.folded"
+    ))
+    .bind(seqs.as_str())
+    .execute(&*tx)
+    .await?;
+    // A document gone since it was queued leaves the index.
+    query(
+        "DELETE FROM document_search s WHERE s.seq = ANY(string_to_array($1, ',')::bigint[])
+         AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.seq = s.seq)",
+    )
+    .bind(seqs.as_str())
+    .execute(&*tx)
+    .await?;
+    query("DELETE FROM search_queue WHERE id = ANY(string_to_array($1, ',')::bigint[])")
+        .bind(ids.as_str())
+        .execute(&*tx)
+        .await?;
+    tx.commit().await?;
+    Ok(seqs.split(',').count())
+}
 
 /// The text of the `$2` best hits only: the hits are chosen by `seq` and rank
 /// alone, so no other document's text is read.
@@ -21,9 +102,10 @@ fn with_text(top: &str) -> String {
 fn words_sql() -> String {
     with_text(&format!(
         "SELECT seq, rank FROM (
-             SELECT d.seq, ts_rank('{{0.1, 0.2, 0.4, 1.0}}', d.words, q) AS rank
-             FROM documents d, to_tsquery('simple', quire_fold($1)) AS q
-             WHERE d.words @@ q AND d.deleted_at IS NULL AND {visible} AND {scope}
+             SELECT d.seq, ts_rank('{{0.1, 0.2, 0.4, 1.0}}', s.words, q) AS rank
+             FROM document_search s JOIN documents d ON d.seq = s.seq,
+                  to_tsquery('simple', quire_fold($1)) AS q
+             WHERE s.words @@ q AND d.deleted_at IS NULL AND {visible} AND {scope}
              ORDER BY d.seq DESC LIMIT $3) AS recent
          ORDER BY rank DESC, seq DESC LIMIT $2",
         visible = visible("$4"),
@@ -35,41 +117,48 @@ fn words_sql() -> String {
 /// of the `unwanted` after them; `$1` (the `tsquery` of the word pass) is
 /// empty here.
 fn parts_sql((count, unwanted): (usize, usize), recent: bool) -> String {
-    let conditions: Vec<String> = (0..count)
-        .map(|i| format!("d.folded LIKE '%' || quire_fold(${}) || '%'", i + 12))
-        .collect();
-    let not: String = (0..unwanted)
-        .map(|i| {
-            format!(
-                " AND d.folded NOT LIKE '%' || quire_fold(${}) || '%'",
-                count + i + 12
-            )
-        })
-        .collect();
+    let conditions = |on: &str| -> Vec<String> {
+        (0..count)
+            .map(|i| format!("{on}.folded LIKE '%' || quire_fold(${}) || '%'", i + 12))
+            .collect()
+    };
+    let not = |on: &str| -> String {
+        (0..unwanted)
+            .map(|i| {
+                format!(
+                    " AND {on}.folded NOT LIKE '%' || quire_fold(${}) || '%'",
+                    count + i + 12
+                )
+            })
+            .collect()
+    };
     let visible = format!("{} AND {}", visible("$4"), super::in_scope(true));
     let from = if recent {
         // The newest `$3` documents the viewer may read, newest first, stopping
         // at the `$2`th found: a part of a word found almost everywhere costs a
         // few checks.
         format!(
-            "(SELECT * FROM documents d WHERE d.deleted_at IS NULL AND {visible}
-              ORDER BY d.seq DESC LIMIT $3) AS d"
+            "(SELECT s.seq, s.folded FROM documents d JOIN document_search s ON s.seq = d.seq
+              WHERE d.deleted_at IS NULL AND {visible}
+              ORDER BY d.seq DESC LIMIT $3) AS m
+             JOIN documents d ON d.seq = m.seq"
         )
     } else {
         // Every document, through the trigram index alone (the fence keeps the
         // planner from walking rows in order instead): quick where the part is
         // rare, which is when the newest documents did not have enough of it.
         format!(
-            "(SELECT seq FROM documents d WHERE {} OFFSET 0) AS m
+            "(SELECT seq, folded FROM document_search s WHERE {} OFFSET 0) AS m
              JOIN documents d ON d.seq = m.seq",
-            conditions.join(" AND ")
+            conditions("s").join(" AND ")
         )
     };
     with_text(&format!(
         "SELECT d.seq, 0 AS rank FROM {from}
-         WHERE {}{not} AND d.deleted_at IS NULL AND {visible} AND $1 = ''
+         WHERE {}{} AND d.deleted_at IS NULL AND {visible} AND $1 = ''
          ORDER BY d.seq DESC LIMIT $2",
-        conditions.join(" AND ")
+        conditions("m").join(" AND "),
+        not("m")
     ))
 }
 

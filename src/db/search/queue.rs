@@ -6,8 +6,9 @@
 //! so a crash loses no index work; a document saved ten times while queued is
 //! indexed once.
 //!
-//! PostgreSQL keeps its search columns in the row as it is written: nothing is
-//! ever queued there.
+//! PostgreSQL queues a row per save the same way (migrations/postgres/0032)
+//! and keeps each document's `tsvector` and folded text in `document_search`,
+//! made by the same indexer (`postgres::index_batch`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -81,21 +82,22 @@ impl SearchQueue {
     }
 }
 
-/// How many documents wait to be indexed (always 0 on PostgreSQL).
+/// How many documents wait to be indexed.
 pub async fn queued(db: &Db) -> Result<i64, Error> {
-    if db.backend != Backend::Sqlite {
-        return Ok(0);
-    }
-    query_scalar("SELECT count(*) FROM search_queue")
-        .fetch_one(&db.read)
-        .await
+    let sql = match db.backend {
+        Backend::Sqlite => "SELECT count(*) FROM search_queue",
+        // A row per save there: the same document saved twice counts once.
+        Backend::Postgres => "SELECT count(DISTINCT seq) FROM search_queue",
+    };
+    query_scalar(sql).fetch_one(&db.read).await
 }
 
 /// Indexes a `batch` of queued documents in one write transaction; how many.
-pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Error> {
-    if db.backend != Backend::Sqlite {
-        return Ok(0);
+pub async fn index_batch(db: &Db, batch: Batch) -> Result<usize, Error> {
+    if db.backend == Backend::Postgres {
+        return super::postgres::index_batch(db, batch).await;
     }
+    let Batch(most, bytes) = batch;
     // Looked up on a reader first: an empty queue never takes the writer.
     let any: Option<i64> = query_scalar("SELECT seq FROM search_queue LIMIT 1")
         .fetch_optional(&db.read)
@@ -111,16 +113,7 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Er
     .bind(most)
     .fetch_all(&*tx)
     .await?;
-    let mut total = 0;
-    let seqs: Vec<i64> = queued
-        .into_iter()
-        .take_while(|&(_, size)| {
-            let first = total == 0;
-            total += size.max(1);
-            first || total <= bytes
-        })
-        .map(|(seq, _)| seq)
-        .collect();
+    let seqs: Vec<i64> = within(queued, bytes).map(|(seq, _)| seq).collect();
     if seqs.is_empty() {
         tx.rollback().await?;
         return Ok(0);
@@ -147,6 +140,16 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Er
     }
     tx.commit().await?;
     Ok(seqs.len())
+}
+
+/// The first of `queued` (anything, size) and as many more as fit in `bytes`.
+pub(super) fn within<T>(queued: Vec<(T, i64)>, bytes: i64) -> impl Iterator<Item = (T, i64)> {
+    let mut total = 0;
+    queued.into_iter().take_while(move |(_, size)| {
+        let first = total == 0;
+        total += (*size).max(1);
+        first || total <= bytes
+    })
 }
 
 /// Indexes everything queued, `batch` documents a transaction, calling
@@ -211,9 +214,6 @@ pub async fn merge(db: &Db, Batch(_, bytes): Batch) -> Result<(), Error> {
 /// once a second, for what another process queued), it applies the queue in
 /// small batches, then tells waiting searches how far it got.
 pub async fn run_indexer(db: Db) {
-    if db.backend != Backend::Sqlite {
-        return;
-    }
     let progress = db.search.0.clone();
     progress.running.store(true, Ordering::Release);
     while !db.is_closed() {
@@ -259,9 +259,6 @@ pub async fn run_indexer(db: Db) {
 /// (a command, a test), indexes now. False when the indexes still lag (the
 /// search page says so).
 pub async fn caught_up(db: &Db) -> Result<bool, Error> {
-    if db.backend != Backend::Sqlite {
-        return Ok(true);
-    }
     let progress = &db.search.0;
     let target = progress.committed.load(Ordering::Acquire);
     let queued = queued(db).await?;
@@ -277,6 +274,40 @@ pub async fn caught_up(db: &Db) -> Result<bool, Error> {
     }
     let mut indexed = progress.indexed.subscribe();
     progress.urgent.notify_one();
+    if db.backend == Backend::Postgres {
+        return shared_caught_up(db, indexed).await;
+    }
     let reached = tokio::time::timeout(WAIT, indexed.wait_for(|at| *at >= target)).await;
     Ok(matches!(reached, Ok(Ok(_))))
+}
+
+/// On PostgreSQL several instances share the queue, and any of their indexers
+/// may take a save made on another: a search waits, at most `WAIT`, until
+/// every save queued before it is indexed, by whichever indexer, looking
+/// again after each of this instance's batches and every 50 ms.
+async fn shared_caught_up(db: &Db, mut indexed: watch::Receiver<u64>) -> Result<bool, Error> {
+    let last: Option<i64> = query_scalar("SELECT max(id) FROM search_queue")
+        .fetch_one(&db.read)
+        .await?;
+    let Some(last) = last else {
+        return Ok(true);
+    };
+    // Woken at once, not at its next second: the saves may be another instance's.
+    db.search.0.wake.notify_one();
+    let until = tokio::time::Instant::now() + WAIT;
+    loop {
+        let left: bool = query_scalar("SELECT EXISTS (SELECT 1 FROM search_queue WHERE id <= $1)")
+            .bind(last)
+            .fetch_one(&db.read)
+            .await?;
+        if !left {
+            return Ok(true);
+        }
+        let now = tokio::time::Instant::now();
+        if now >= until {
+            return Ok(false);
+        }
+        let next = until.min(now + Duration::from_millis(50));
+        let _ = tokio::time::timeout_at(next, indexed.changed()).await;
+    }
 }
