@@ -44,6 +44,9 @@ quire serve
 \`\`\`
 `;
 
+/** A second account, with a long name, as teams have. */
+const COLLEAGUE = 'margaret.lindqvist';
+
 /**
  * Creates the sample data through `page` (signed in), with `word` to search for,
  * and returns the pages, each with a name and an `open(page)` that shows it and
@@ -76,7 +79,16 @@ export async function mainPages(page, word = 'lighthouse') {
   const spacePage = await spaceLink.getAttribute('href');
   const spaceName = (await spaceLink.innerText()).trim();
 
+  // A colleague, so the users page shows what it shows for everyone else
+  // (the password reset field), as a team sees it.
   await page.goto('/admin/users');
+  if (!(await page.locator('table.users').innerText()).includes(COLLEAGUE)) {
+    await page.getByLabel('Username').fill(COLLEAGUE);
+    await page.getByLabel('Password (at least 10 characters; tell them to change it)').fill('a long enough password');
+    await page.getByRole('button', { name: 'Add account' }).click();
+    await page.locator('.banner').first().waitFor();
+    await page.goto('/admin/users');
+  }
   const adminPage = await page.locator('table.users a').first().getAttribute('href');
   const adminName = await page.locator('table.users a').first().innerText();
 

@@ -72,6 +72,32 @@ function overlaps(page) {
   });
 }
 
+/**
+ * Fields, buttons and tables that reach past the right edge of the page's
+ * text column: on a phone, a few pixels past it is not yet wider than the
+ * screen, but it is cut against the edge (the users page's password field
+ * was). Things inside a box that scrolls sideways are that box's business.
+ */
+function pastEdge(page) {
+  return page.evaluate(() => {
+    const main = document.querySelector('main');
+    if (!main) return [];
+    const edge = main.getBoundingClientRect().right - parseFloat(getComputedStyle(main).paddingRight);
+    const scrolls = (el) => {
+      for (let p = el.parentElement; p && p !== main; p = p.parentElement) {
+        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return true;
+      }
+      return false;
+    };
+    return [...main.querySelectorAll('input, select, textarea, button, table')]
+      .filter((el) => el.getClientRects().length > 0 && !el.closest('[hidden], .prose, #preview') && !scrolls(el))
+      .filter((el) => el.getBoundingClientRect().right > edge + 1)
+      .map((el) => `${el.tagName.toLowerCase()}${el.name ? `[name=${el.name}]` : ''} ` +
+        `${Math.round(el.getBoundingClientRect().right - edge)}px`)
+      .slice(0, 5);
+  });
+}
+
 const sizes = { desktop: DESKTOP, phone: PHONE };
 
 for (const [size, viewport] of Object.entries(sizes)) {
@@ -95,6 +121,7 @@ for (const [size, viewport] of Object.entries(sizes)) {
         }));
         if (look.overflow > 1) problems.push(`${name}: ${look.overflow}px wider than the screen`);
         for (const clash of await overlaps(page)) problems.push(`${name}: ${clash} overlap`);
+        for (const past of await pastEdge(page)) problems.push(`${name}: ${past} past the text column's edge`);
         const light = luminance(look.background) > 0.5;
         if (light !== (colorScheme === 'light')) {
           problems.push(`${name}: background ${look.background} in the ${colorScheme} scheme`);
