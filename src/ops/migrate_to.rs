@@ -46,8 +46,15 @@ pub async fn migrate_to(
     let bar = crate::progress::bar(0, progress, "copying {msg:14} [{bar:40}] {pos}/{len} rows")?;
     let result = copy_and_verify(&source, &target, config.max_doc_bytes, &bar).await;
     source.close().await;
+    // The copied documents are queued for search on the target: indexed now,
+    // so the first search after the move finds everything at once.
+    let indexed = match &result {
+        Ok(_) => crate::progress::index_for_search(&target, progress).await,
+        Err(_) => Ok(()),
+    };
     target.close().await;
     let mut report = result?;
+    indexed.context("indexing the copy for search")?;
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
 }

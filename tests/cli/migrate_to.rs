@@ -197,6 +197,9 @@ async fn migrate_to_copies_history_accounts_and_sessions_and_quire_serves_the_co
     }
     assert_eq!(count(&target, "documents").await, 13);
     assert_eq!(count(&target, "revisions").await, 12 + 5);
+    // Indexed for search before the command ends, not left to the first server.
+    assert_eq!(count(&target, "search_queue").await, 0);
+    assert_eq!(count(&target, "document_search").await, 13);
 
     let address = serve(&target).await;
     let http = client();
