@@ -10,6 +10,10 @@
 -- The queue has a row per save, not per document: the indexer deletes the rows
 -- it read and the documents as they were when it read them; a save committed
 -- after that has a row of its own, so it is never lost between the two.
+-- An instance still running the release before cannot save between the copy
+-- below and the trigger that queues its saves.
+LOCK TABLE documents IN SHARE ROW EXCLUSIVE MODE;
+
 CREATE TABLE search_queue (
     id  BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     seq BIGINT NOT NULL
@@ -22,12 +26,6 @@ CREATE TABLE document_search (
     folded TEXT NOT NULL
 );
 
--- What the documents hold now is already computed: copied, not computed again.
-INSERT INTO document_search (seq, words, folded) SELECT seq, words, folded FROM documents;
-
-CREATE INDEX document_search_words ON document_search USING gin (words);
-CREATE INDEX document_search_trigrams ON document_search USING gin (folded gin_trgm_ops);
-
 DO $$
 BEGIN
     ALTER TABLE document_search
@@ -36,6 +34,12 @@ BEGIN
 EXCEPTION WHEN feature_not_supported THEN
     RAISE NOTICE 'lz4 is not available here: TOAST keeps pglz';
 END $$;
+
+-- What the documents hold now is already computed: copied, not computed again.
+INSERT INTO document_search (seq, words, folded) SELECT seq, words, folded FROM documents;
+
+CREATE INDEX document_search_words ON document_search USING gin (words);
+CREATE INDEX document_search_trigrams ON document_search USING gin (folded gin_trgm_ops);
 
 -- The vocabulary (0029) follows the words where they are now kept.
 DROP TRIGGER documents_search_words ON documents;

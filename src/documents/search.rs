@@ -188,17 +188,13 @@ async fn search_without_suggestion(
         if scope.is_empty() && q.none.is_empty() {
             return Found::default();
         }
-        return everything_in(db, &scope, &q, limit, actor).await;
+        // Words left out are looked up in the index too.
+        let catching_up = !q.none.is_empty() && catching_up(db).await;
+        let mut found = everything_in(db, &scope, &q, limit, actor).await;
+        found.catching_up = catching_up;
+        return found;
     }
-    // The user's own saves of a moment ago are found: the indexer is given up
-    // to a second to take them in.
-    let catching_up = match queue::caught_up(db).await {
-        Ok(current) => !current,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not tell whether the search index is current");
-            true
-        }
-    };
+    let catching_up = catching_up(db).await;
     let mut found = match db.backend {
         Backend::Postgres => super::search_pg::search(db, (&q, &scope), limit, actor).await,
         Backend::Sqlite => search_sqlite(db, (&q, &scope), limit, actor).await,
@@ -208,6 +204,18 @@ async fn search_without_suggestion(
         in_files(db, (&q, &scope), limit, actor, &mut found).await;
     }
     found
+}
+
+/// Whether the search index still lags the saves: the user's own saves of a
+/// moment ago are found, as the indexer is given up to a second to take them in.
+async fn catching_up(db: &Db) -> bool {
+    match queue::caught_up(db).await {
+        Ok(current) => !current,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not tell whether the search index is current");
+            true
+        }
+    }
 }
 
 /// Whether a document `actor` may read holds `word` (letters only) whole.

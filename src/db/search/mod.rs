@@ -158,7 +158,8 @@ pub async fn listed<T: crate::db::FromRow>(
             "AND d.seq NOT IN (SELECT rowid FROM documents_words WHERE documents_words MATCH $1)"
         }
         (true, true) => {
-            "AND d.seq NOT IN (SELECT seq FROM document_search WHERE words @@ to_tsquery('simple', quire_fold($1)))"
+            "AND NOT EXISTS (SELECT 1 FROM document_search s WHERE s.seq = d.seq
+                 AND s.words @@ to_tsquery('simple', quire_fold($1)))"
         }
     };
     let sql = format!(

@@ -18,11 +18,12 @@ const INDEX_LOCK: i64 = 0x71_75_69_72_73;
 const LOOK_AT: i64 = 4096;
 
 /// What the indexer stores for a document: its words (title above text, the
-/// first 256 KiB of text, as a `tsvector` holds at most 1 MB) and its folded
+/// first 256 KiB of text and of its CJK pairs, as a `tsvector` holds at most
+/// 1 MB: a longer one would fail every batch it is in) and its folded
 /// title and text, both folded like SQLite's `remove_diacritics`.
 const COLUMNS: &str = "setweight(to_tsvector('simple'::regconfig, quire_fold(title)), 'A') ||
      setweight(to_tsvector('simple'::regconfig, quire_fold(left(body, 262144))), 'B') ||
-     setweight(to_tsvector('simple'::regconfig, cjk), 'C'),
+     setweight(to_tsvector('simple'::regconfig, left(cjk, 262144)), 'C'),
      quire_fold(title || ' ' || body)";
 
 /// Indexes a `batch` of queued documents in one transaction beside saves; how
@@ -37,10 +38,17 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Er
         return Ok(0);
     }
     let tx = db.begin_writing(crate::db::group::Lock::Shared).await?;
-    query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS alone")
+    // Another instance's batch under way: it takes these saves too. Not
+    // waited for while holding the write lock, which a writer wanting it
+    // alone would queue every later save behind.
+    let alone: bool = query_scalar("SELECT pg_try_advisory_xact_lock($1)")
         .bind(INDEX_LOCK)
-        .execute(&*tx)
+        .fetch_one(&*tx)
         .await?;
+    if !alone {
+        tx.rollback().await?;
+        return Ok(0);
+    }
     let queued: Vec<(i64, String, i64)> = query_as(
         "SELECT q.seq, string_agg(q.id::text, ','), coalesce(max(d.size), 0)
          FROM (SELECT id, seq FROM search_queue ORDER BY id LIMIT $2) AS q

@@ -86,8 +86,12 @@ impl SearchQueue {
 pub async fn queued(db: &Db) -> Result<i64, Error> {
     let sql = match db.backend {
         Backend::Sqlite => "SELECT count(*) FROM search_queue",
-        // A row per save there: the same document saved twice counts once.
-        Backend::Postgres => "SELECT count(DISTINCT seq) FROM search_queue",
+        // A row per save there: the same document saved twice counts once;
+        // the oldest rows only, enough to tell a backlog (`WAIT_AT_MOST_QUEUED`)
+        // without reading all of one.
+        Backend::Postgres => {
+            "SELECT count(DISTINCT seq) FROM (SELECT seq FROM search_queue ORDER BY id LIMIT 4096) AS q"
+        }
     };
     query_scalar(sql).fetch_one(&db.read).await
 }
