@@ -26,6 +26,19 @@ const COLUMNS: &str = "setweight(to_tsvector('simple'::regconfig, quire_fold(tit
      setweight(to_tsvector('simple'::regconfig, left(cjk, 262144)), 'C'),
      quire_fold(title || ' ' || body)";
 
+/// How many documents wait to be indexed: a row per save here, so the same
+/// document saved twice counts once; among the oldest rows a batch looks at,
+/// enough to tell a backlog (`queue::WAIT_AT_MOST_QUEUED`) without reading
+/// all of one.
+pub async fn queued(db: &Db) -> Result<i64, Error> {
+    query_scalar(
+        "SELECT count(DISTINCT seq) FROM (SELECT seq FROM search_queue ORDER BY id LIMIT $1) AS q",
+    )
+    .bind(LOOK_AT)
+    .fetch_one(&db.read)
+    .await
+}
+
 /// Indexes a `batch` of queued documents in one transaction beside saves; how
 /// many. Only the queue rows it read are deleted, after the documents are read
 /// as they are now: a save committed in between has a row of its own and
@@ -69,6 +82,7 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Er
         tx.rollback().await?;
         return Ok(0);
     }
+    let indexed = seqs.len();
     let (seqs, ids) = (seqs.join(","), ids.join(","));
     query(format!(
         "INSERT INTO document_search (seq, words, folded)
@@ -92,7 +106,7 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Er
         .execute(&*tx)
         .await?;
     tx.commit().await?;
-    Ok(seqs.split(',').count())
+    Ok(indexed)
 }
 
 /// The text of the `$2` best hits only: the hits are chosen by `seq` and rank

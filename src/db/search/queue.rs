@@ -84,16 +84,12 @@ impl SearchQueue {
 
 /// How many documents wait to be indexed.
 pub async fn queued(db: &Db) -> Result<i64, Error> {
-    let sql = match db.backend {
-        Backend::Sqlite => "SELECT count(*) FROM search_queue",
-        // A row per save there: the same document saved twice counts once;
-        // the oldest rows only, enough to tell a backlog (`WAIT_AT_MOST_QUEUED`)
-        // without reading all of one.
-        Backend::Postgres => {
-            "SELECT count(DISTINCT seq) FROM (SELECT seq FROM search_queue ORDER BY id LIMIT 4096) AS q"
-        }
-    };
-    query_scalar(sql).fetch_one(&db.read).await
+    if db.backend == Backend::Postgres {
+        return super::postgres::queued(db).await;
+    }
+    query_scalar("SELECT count(*) FROM search_queue")
+        .fetch_one(&db.read)
+        .await
 }
 
 /// Indexes a `batch` of queued documents in one write transaction; how many.
