@@ -12,7 +12,7 @@ pub fn looks_like_token(s: &str) -> bool {
 pub fn random_token() -> String {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the operating system's random source failed");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::transfer::hex(&bytes)
 }
 
 /// Compares digests, so the time taken says nothing about how much matched.

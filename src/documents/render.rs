@@ -217,7 +217,7 @@ fn task_mark() -> String {
     let mut bytes = [0u8; 12];
     // Without randomness the mark is still one no text is likely to hold.
     let _ = getrandom::fill(&mut bytes);
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = crate::transfer::hex(&bytes);
     format!("\u{E000}quire-task-{hex}-")
 }
 

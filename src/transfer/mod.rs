@@ -79,13 +79,27 @@ pub fn parse_time(s: &str) -> Option<i64> {
         .map(|t| t.and_utc().timestamp_millis())
 }
 
+/// `bytes` as lowercase hex digits, two a byte. On every request (the CSRF
+/// token, the request id): one allocation, not one a byte.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_is_two_lowercase_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0x0f, 0xa0, 0xff, 0x5c]), "000fa0ff5c");
+        assert_eq!(hex(&[]), "");
+    }
 
     #[test]
     fn times_round_trip_to_the_millisecond() {

@@ -20,11 +20,7 @@ fn digest(secret: &str, unix_seconds: i64, body: &str) -> String {
     mac.update(unix_seconds.to_string().as_bytes());
     mac.update(b".");
     mac.update(body.as_bytes());
-    mac.finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::transfer::hex(&mac.finalize().into_bytes())
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ pub fn new_request_id() -> String {
             .map_or(0, |d| d.as_nanos() as u64);
         bytes = nanos.to_be_bytes();
     }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::transfer::hex(&bytes)
 }
 
 /// The pattern of the route that answers `req`, as the logs and metrics name
