@@ -45,7 +45,6 @@ mod shm;
 pub mod snapshot;
 mod sql;
 mod sqlite_files;
-mod stable_plans;
 mod values;
 
 /// How many schema steps this build knows.
@@ -192,7 +191,7 @@ impl Db {
                     let pragmas = pragmas.clone();
                     Box::pin(async move {
                         conn.execute(sqlx::AssertSqlSafe(pragmas)).await?;
-                        stable_plans::keep_plans(conn).await
+                        Ok(())
                     })
                 })
         };
