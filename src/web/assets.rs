@@ -109,7 +109,7 @@ pub fn url(name: &str) -> String {
 }
 
 fn hex_prefix(digest: &[u8]) -> String {
-    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+    crate::transfer::hex(&digest[..6])
 }
 
 /// `GET /static/{hash}/{name}`: only names in the table exist, so no path can
