@@ -133,21 +133,45 @@
     }
   });
 
-  // A message stays until the next request, except the one that loads the page
-  // the message is about (a save answers with the message, then HX-Location).
-  var freshFlash = false;
+  // A message stays until the next page loads. A write that leads to a page
+  // (HX-Location) says its message once that page has settled, so what the
+  // message says is never next to the page as it was before the write.
+  var leadsToPage = false;
+  var pendingFlash = null;
+  document.addEventListener("htmx:beforeOnLoad", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    leadsToPage = !!(xhr && xhr.getResponseHeader("HX-Location"));
+  });
+
   document.addEventListener("htmx:beforeRequest", function (e) {
     // Autosaves and notes loading into their own spots are not navigation.
     if (!e.detail.target || e.detail.target.id !== "main") return;
     if (leaving(e.detail.elt)) sendLastDraft();
-    if (freshFlash) { freshFlash = false; return; }
     var flash = document.getElementById("flash");
     if (flash) flash.textContent = "";
   });
 
   document.addEventListener("quire:flash", function (e) {
-    show("flash", "ok", e.detail && e.detail.value ? e.detail.value : "Done.");
-    freshFlash = true;
+    var text = e.detail && e.detail.value ? e.detail.value : "Done.";
+    if (leadsToPage) pendingFlash = text;
+    else show("flash", "ok", text);
+    leadsToPage = false;
+  });
+
+  function sayPending() {
+    if (pendingFlash === null) return;
+    show("flash", "ok", pendingFlash);
+    pendingFlash = null;
+  }
+
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (e.detail && e.detail.target && e.detail.target.id === "main") sayPending();
+  });
+
+  // The write was done even if the page it leads to did not come: say so.
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var d = e.detail;
+    if (d && d.target && d.target.id === "main" && !d.successful && !isWrite(d)) sayPending();
   });
 
   // Failures are loud and stay: a banner in #failure (role=alert) until the same
