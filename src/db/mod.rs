@@ -45,6 +45,7 @@ mod shm;
 pub mod snapshot;
 mod sql;
 mod sqlite_files;
+mod stable_plans;
 mod values;
 
 /// How many schema steps this build knows.
@@ -191,7 +192,7 @@ impl Db {
                     let pragmas = pragmas.clone();
                     Box::pin(async move {
                         conn.execute(sqlx::AssertSqlSafe(pragmas)).await?;
-                        Ok(())
+                        stable_plans::keep_plans(conn).await
                     })
                 })
         };
