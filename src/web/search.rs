@@ -139,7 +139,24 @@ pub async fn search_results(
                 Vec::new()
             })
     };
-    let (found, comments) = futures_util::future::join(found, comments).await;
+    let live = req
+        .headers()
+        .get("hx-target")
+        .is_some_and(|t| t.as_bytes() == b"results");
+    // The spaces to choose from (the whole page only), asked for beside the
+    // search rather than after it; without them the page still searches all.
+    let names = async {
+        if live {
+            return Vec::new();
+        }
+        crate::teams::spaces::names(&state.db, user.0.id)
+            .await
+            .unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "listing the spaces to search in failed");
+                Vec::new()
+            })
+    };
+    let (found, comments, names) = futures_util::future::join3(found, comments, names).await;
     let results = ResultsPartial {
         hits: found.hits.iter().map(HitRow::from).collect(),
         comments: comments.into_iter().map(CommentRow::from).collect(),
@@ -166,20 +183,9 @@ pub async fn search_results(
     } else {
         format!("Search: {}", results.q.chars().take(60).collect::<String>())
     };
-    let live = req
-        .headers()
-        .get("hx-target")
-        .is_some_and(|t| t.as_bytes() == b"results");
     if live {
         return respond::fragment(status, &title, &results);
     }
-    // The spaces to choose from; without them the page still searches all.
-    let names = crate::teams::spaces::names(&state.db, user.0.id)
-        .await
-        .unwrap_or_else(|e| {
-            tracing::warn!(error = %e, "listing the spaces to search in failed");
-            Vec::new()
-        });
     let page = SearchPartial {
         results,
         space: space.map(|s| s.param()).unwrap_or_default(),
