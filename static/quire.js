@@ -130,12 +130,13 @@
       clearFailure();
       kept = edits;
       saving = false;
+      sayPending();
     }
   });
 
   // A message stays until the next page loads. A write that leads to a page
-  // (HX-Location) says its message once that page has settled, so what the
-  // message says is never next to the page as it was before the write.
+  // (HX-Location) says its message once that page has settled into #main
+  // (see htmx:afterSettle above), never beside the page as it was before.
   var leadsToPage = false;
   var pendingFlash = null;
   document.addEventListener("htmx:beforeOnLoad", function (e) {
@@ -155,7 +156,6 @@
     var text = e.detail && e.detail.value ? e.detail.value : "Done.";
     if (leadsToPage) pendingFlash = text;
     else show("flash", "ok", text);
-    leadsToPage = false;
   });
 
   function sayPending() {
@@ -163,10 +163,6 @@
     show("flash", "ok", pendingFlash);
     pendingFlash = null;
   }
-
-  document.addEventListener("htmx:afterSettle", function (e) {
-    if (e.detail && e.detail.target && e.detail.target.id === "main") sayPending();
-  });
 
   // The write was done even if the page it leads to did not come: say so.
   document.addEventListener("htmx:afterRequest", function (e) {
