@@ -86,6 +86,8 @@ struct Inner {
     places: HashMap<(i64, String), Arc<ListPlaces>>,
     /// How many documents a list finds, by viewer and the list's filters.
     counts: HashMap<(i64, String), i64>,
+    /// The spaces a viewer may choose to search in (id, name), by viewer.
+    spaces: HashMap<i64, Arc<Vec<(i64, String)>>>,
 }
 
 /// A rendered partial, compressed, and where its CSRF token goes.
@@ -163,7 +165,11 @@ impl PageCache {
         let epoch = self.epoch()?;
         let mut inner = self.inner.lock().ok()?;
         if inner.epoch != epoch {
-            if !(inner.sessions.is_empty() && inner.pages.is_empty() && inner.places.is_empty()) {
+            let held = !(inner.sessions.is_empty()
+                && inner.pages.is_empty()
+                && inner.places.is_empty()
+                && inner.spaces.is_empty());
+            if held {
                 self.emptied.fetch_add(1, Ordering::Relaxed);
             }
             *inner = Inner {
@@ -265,6 +271,27 @@ impl PageCache {
             .places
             .insert((viewer, space.to_owned()), places.clone());
         inner.counts.insert((viewer, filters.to_owned()), count);
+    }
+
+    /// The spaces `viewer` may choose to search in, if known.
+    pub fn space_names(&self, viewer: i64) -> Option<Arc<Vec<(i64, String)>>> {
+        self.current()?.spaces.get(&viewer).cloned()
+    }
+
+    /// Keeps the spaces `viewer` may choose from, read after `epoch`.
+    pub fn keep_space_names(
+        &self,
+        epoch: Option<u64>,
+        viewer: i64,
+        names: &Arc<Vec<(i64, String)>>,
+    ) {
+        let Some(mut inner) = self.current().filter(|i| Some(i.epoch) == epoch) else {
+            return;
+        };
+        if inner.spaces.len() >= MOST_LISTS {
+            inner.spaces.clear();
+        }
+        inner.spaces.insert(viewer, names.clone());
     }
 
     /// Keeps a session read after `epoch` was taken.

@@ -1,6 +1,8 @@
 //! `GET /search?q=`: a plain page with JavaScript off (shareable, back button works),
 //! live results as you type with htmx.
 
+use std::sync::Arc;
+
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -144,17 +146,27 @@ pub async fn search_results(
         .get("hx-target")
         .is_some_and(|t| t.as_bytes() == b"results");
     // The spaces to choose from (the whole page only), asked for beside the
-    // search rather than after it; without them the page still searches all.
+    // search rather than after it, and kept in the page cache until something
+    // changes (a membership, a name); without them the page still searches all.
     let names = async {
         if live {
-            return Vec::new();
+            return Arc::default();
         }
-        crate::teams::spaces::names(&state.db, user.0.id)
-            .await
-            .unwrap_or_else(|e| {
+        if let Some(known) = state.cache.space_names(user.0.id) {
+            return known;
+        }
+        let epoch = state.cache.epoch();
+        match crate::teams::spaces::names(&state.db, user.0.id).await {
+            Ok(names) => {
+                let names = Arc::new(names);
+                state.cache.keep_space_names(epoch, user.0.id, &names);
+                names
+            }
+            Err(e) => {
                 tracing::warn!(error = %e, "listing the spaces to search in failed");
-                Vec::new()
-            })
+                Arc::default()
+            }
+        }
     };
     let (found, comments, names) = futures_util::future::join3(found, comments, names).await;
     let results = ResultsPartial {
@@ -189,7 +201,7 @@ pub async fn search_results(
     let page = SearchPartial {
         results,
         space: space.map(|s| s.param()).unwrap_or_default(),
-        spaces: super::list_page::space_choices(names),
+        spaces: super::list_page::space_choices(Arc::unwrap_or_clone(names)),
     };
     respond::fragment(status, &title, &page)
 }

@@ -151,3 +151,77 @@ async fn link_suggestions_offer_the_linking_documents_space_first() {
     let (_, edit) = app.get_text(&format!("/d/{id}/edit")).await;
     assert!(edit.contains(&format!(r#"data-space="{ops}""#)), "{edit}");
 }
+
+/// The search page's spaces to choose from are kept between searches, and
+/// follow every change at once: joining a space, its new name, leaving it.
+#[tokio::test]
+async fn the_spaces_to_search_in_follow_membership_and_names() {
+    let app = spawn_app().await;
+    let ops = ops_space(&app).await;
+    let here = format!("/spaces/{ops}");
+    quire::accounts::create_user(&app.db, "nils", PASSWORD, false)
+        .await
+        .unwrap();
+    let (nils, _) = sign_in(&app.address, "nils", PASSWORD).await;
+    let offered = |name: &'static str| {
+        let (nils, app) = (&nils, &app);
+        async move {
+            // Twice: the second page is made with what the first kept.
+            let mut seen = Vec::new();
+            for _ in 0..2 {
+                let res = nils
+                    .get(format!("{}/search?q=marigold", app.address))
+                    .send()
+                    .await
+                    .unwrap();
+                assert_eq!(res.status(), StatusCode::OK);
+                let page = res.text().await.unwrap();
+                seen.push(page.contains(&format!(">{name}</option>")));
+            }
+            assert_eq!(seen[0], seen[1], "{name}: both searches say the same");
+            seen[0]
+        }
+    };
+    // alice made Ops and searches in it first; what is kept for her is hers.
+    let (_, page) = app.get_text("/search?q=marigold").await;
+    assert!(page.contains(">Ops</option>"), "alice manages Ops");
+    assert!(!offered("Ops").await, "nils is no member yet");
+
+    let joined = app
+        .post_form(
+            &here,
+            &[("action", "member"), ("name", "nils"), ("role", "read")],
+        )
+        .await;
+    assert!(joined.status().is_redirection(), "{}", joined.status());
+    assert!(offered("Ops").await, "a member may search it");
+
+    let renamed = app
+        .post_form(
+            &here,
+            &[
+                ("action", "settings"),
+                ("name", "Platform"),
+                ("default_role", ""),
+            ],
+        )
+        .await;
+    assert!(renamed.status().is_redirection(), "{}", renamed.status());
+    assert!(offered("Platform").await, "the new name");
+    assert!(!offered("Ops").await, "not the old one");
+
+    let page = app.get_text(&here).await.1;
+    let member = page
+        .split("<tr>")
+        .skip(1)
+        .find(|r| r.contains("nils"))
+        .and_then(|r| r.split(r#"name="member" value=""#).nth(1))
+        .and_then(|r| r.split('"').next())
+        .expect("nils's row on the space's page")
+        .to_owned();
+    let removed = app
+        .post_form(&here, &[("action", "remove"), ("member", &member)])
+        .await;
+    assert!(removed.status().is_redirection(), "{}", removed.status());
+    assert!(!offered("Platform").await, "nils is no member any more");
+}
