@@ -89,6 +89,12 @@ pub async fn search(
         .collect())
 }
 
+/// Whether there is any comment to search in: when there is none, a search
+/// need not look (kept by the caller until something changes).
+pub async fn any(db: &Db) -> Result<bool, crate::db::Error> {
+    crate::db::comments::any(&db.read).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::{excerpt, words};

@@ -249,6 +249,14 @@ crate::db::from_row!(CommentHit {
     created_at
 });
 
+/// Whether any comment is held that is not in the trash (a search with none
+/// to look in asks nothing more).
+pub async fn any(ex: &impl Conn) -> Result<bool, Error> {
+    crate::db::query_scalar("SELECT EXISTS (SELECT 1 FROM comments WHERE deleted_at IS NULL)")
+        .fetch_one(ex)
+        .await
+}
+
 /// The newest comments (at most `most`) on live documents `viewer` may read
 /// whose text holds every one of `words` (lower case, matched as parts of
 /// words, case aside), in space `space` (0: the viewer's personal space) or

@@ -88,6 +88,9 @@ struct Inner {
     counts: HashMap<(i64, String), i64>,
     /// The spaces a viewer may choose to search in (id, name), by viewer.
     spaces: HashMap<i64, Arc<Vec<(i64, String)>>>,
+    /// Whether any comment is held (any reader's; it only spares a search
+    /// looking in none).
+    comments: Option<bool>,
 }
 
 /// A rendered partial, compressed, and where its CSRF token goes.
@@ -168,7 +171,8 @@ impl PageCache {
             let held = !(inner.sessions.is_empty()
                 && inner.pages.is_empty()
                 && inner.places.is_empty()
-                && inner.spaces.is_empty());
+                && inner.spaces.is_empty()
+                && inner.comments.is_none());
             if held {
                 self.emptied.fetch_add(1, Ordering::Relaxed);
             }
@@ -292,6 +296,19 @@ impl PageCache {
             inner.spaces.clear();
         }
         inner.spaces.insert(viewer, names.clone());
+    }
+
+    /// Whether any comment is held, if known; `None` also when nothing may
+    /// be kept.
+    pub fn any_comments(&self) -> Option<bool> {
+        self.current()?.comments
+    }
+
+    /// Keeps whether any comment is held, read after `epoch`.
+    pub fn keep_any_comments(&self, epoch: Option<u64>, any: bool) {
+        if let Some(mut inner) = self.current().filter(|i| Some(i.epoch) == epoch) {
+            inner.comments = Some(any);
+        }
     }
 
     /// Keeps a session read after `epoch` was taken.

@@ -129,18 +129,7 @@ pub async fn search_results(
             documents::search_in(&state.db, (&q, space), RESULTS, caller(&user)).await
         }
     };
-    let comments = async {
-        if q.trim().is_empty() {
-            return Vec::new();
-        }
-        let who = super::params::actor(&user);
-        crate::comments::search::search(&state.db, who, &q, space)
-            .await
-            .unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "searching comments failed");
-                Vec::new()
-            })
-    };
+    let comments = comments_found(&state, &user, &q, space);
     let live = req
         .headers()
         .get("hx-target")
@@ -204,6 +193,45 @@ pub async fn search_results(
         spaces: super::list_page::space_choices(Arc::unwrap_or_clone(names)),
     };
     respond::fragment(status, &title, &page)
+}
+
+/// The comments a reader may read that hold the words of `q`; none looked
+/// for when the page cache knows there is no comment at all (learnt beside
+/// the first search after each change).
+async fn comments_found(
+    state: &AppState,
+    user: &CurrentUser,
+    q: &str,
+    space: Option<documents::InSpace>,
+) -> Vec<crate::comments::search::CommentHit> {
+    if q.trim().is_empty() {
+        return Vec::new();
+    }
+    let epoch = state.cache.epoch();
+    let known = state.cache.any_comments();
+    if known == Some(false) {
+        return Vec::new();
+    }
+    let who = super::params::actor(user);
+    let learn = async {
+        if known.is_none() && epoch.is_some() {
+            Some(crate::comments::search::any(&state.db).await)
+        } else {
+            None
+        }
+    };
+    let (found, any) = futures_util::future::join(
+        crate::comments::search::search(&state.db, who, q, space),
+        learn,
+    )
+    .await;
+    if let Some(Ok(any)) = any {
+        state.cache.keep_any_comments(epoch, any);
+    }
+    found.unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "searching comments failed");
+        Vec::new()
+    })
 }
 
 fn encoded(value: &str) -> String {

@@ -37,6 +37,15 @@ async fn a_reader_comments_with_a_quote_and_a_mention_and_nobody_else_sees_it() 
         .create_document("Launch plan", "We ship on Friday.")
         .await;
     share(&app, &id, "bob").await;
+    // Searched before any comment is made (and again, from what the first
+    // search learnt): the comment made next is found all the same.
+    for _ in 0..2 {
+        assert!(
+            !bob.text("/search?q=rollbackability")
+                .await
+                .contains("In comments")
+        );
+    }
 
     let cid = comment(
         &bob,
