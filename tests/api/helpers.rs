@@ -15,7 +15,7 @@ mod command;
 pub mod idp;
 #[path = "helpers/teams.rs"]
 mod teams;
-pub use teams::{ALICE, ops_space};
+pub use teams::{ALICE, member_of, ops_space};
 #[path = "helpers/person.rs"]
 mod person;
 pub use person::{Person, create_in, team_space, told};

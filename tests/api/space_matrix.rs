@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use reqwest::StatusCode;
 
-use crate::helpers::{PASSWORD, TestApp, api_token, location, sign_in, spawn_app};
+use crate::helpers::{PASSWORD, TestApp, api_token, location, member_of, sign_in, spawn_app};
 
 /// Read, edit and own, as numbers: what each person has on each document.
 const NONE: u8 = 0;
@@ -183,23 +183,11 @@ async fn every_grant_against_every_route_and_list_on_this_engine() {
         .await;
     }
     let page = app.get(&here).await.text().await.unwrap();
-    let alice_row = page
-        .split("<tr>")
-        .skip(1)
-        .find(|r| r.contains("alice"))
-        .unwrap()
-        .to_owned();
-    let alice_member = alice_row
-        .split(r#"name="member" value=""#)
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let alice_member = member_of(&page, "alice");
     admin_post(
         &app,
         &here,
-        &[("action", "remove"), ("member", alice_member)],
+        &[("action", "remove"), ("member", &alice_member)],
     )
     .await;
 

@@ -6,7 +6,7 @@
 use reqwest::StatusCode;
 
 use crate::helpers::pages::hit_titles as hits;
-use crate::helpers::{PASSWORD, TestApp, sign_in, spawn_app};
+use crate::helpers::{PASSWORD, TestApp, member_of, sign_in, spawn_app};
 
 async fn make(app: &TestApp, title: &str, space: &str) {
     let mut fields = vec![
@@ -211,14 +211,7 @@ async fn the_spaces_to_search_in_follow_membership_and_names() {
     assert!(!offered("Ops").await, "not the old one");
 
     let page = app.get_text(&here).await.1;
-    let member = page
-        .split("<tr>")
-        .skip(1)
-        .find(|r| r.contains("nils"))
-        .and_then(|r| r.split(r#"name="member" value=""#).nth(1))
-        .and_then(|r| r.split('"').next())
-        .expect("nils's row on the space's page")
-        .to_owned();
+    let member = member_of(&page, "nils");
     let removed = app
         .post_form(&here, &[("action", "remove"), ("member", &member)])
         .await;

@@ -30,3 +30,15 @@ pub async fn ops_space(app: &TestApp) -> i64 {
     assert_eq!(made.status(), StatusCode::SEE_OTHER);
     ops
 }
+
+/// The member number of `who`'s row on a space's page (`page`), as its
+/// "Remove" form sends it.
+pub fn member_of(page: &str, who: &str) -> String {
+    page.split("<tr>")
+        .skip(1)
+        .find(|r| r.contains(who))
+        .and_then(|r| r.split(r#"name="member" value=""#).nth(1))
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_else(|| panic!("{who}'s row on the space's page"))
+        .to_owned()
+}
