@@ -192,7 +192,8 @@ impl Db {
                     let pragmas = pragmas.clone();
                     Box::pin(async move {
                         conn.execute(sqlx::AssertSqlSafe(pragmas)).await?;
-                        stable_plans::keep_plans(conn).await
+                        stable_plans::keep_plans(conn).await?;
+                        search::index_words::register(conn).await
                     })
                 })
         };

@@ -143,12 +143,15 @@ pub fn translate(q: &Query, forms: &Forms) -> Translated {
 /// left to the check of each candidate's text.
 const MAX_TRIGRAMS: usize = 48;
 
-/// `"gar" AND "ard" AND …`: each distinct three-character window of each
-/// substring (terms are letters, digits and single spaces: nothing to escape).
+/// `"gar" AND "ard" AND …`: each distinct three-character window of each word
+/// of each substring (terms are letters, digits and single spaces: nothing to
+/// escape). None spans a space: the index is given each word of a text once,
+/// not its running text (`db::search::index_words`), and the candidates' texts
+/// are checked for the whole substring.
 fn trigram_expr(substrings: &[String]) -> Option<String> {
     let mut grams: Vec<String> = Vec::new();
-    for s in substrings {
-        let chars: Vec<char> = s.chars().collect();
+    for word in substrings.iter().flat_map(|s| s.split(' ')) {
+        let chars: Vec<char> = word.chars().collect();
         for w in chars.windows(3) {
             let gram: String = w.iter().collect();
             if !grams.contains(&gram) {
@@ -225,13 +228,13 @@ mod tests {
     }
 
     #[test]
-    fn a_phrase_is_looked_for_across_its_spaces() {
-        let t = translate(r#""red fox""#);
+    fn a_phrase_asks_for_the_trigrams_of_its_words_and_is_checked_whole() {
+        let t = translate(r#""red foxes""#);
         assert_eq!(
             t.trigrams.as_deref(),
-            Some(r#""red" AND "ed " AND "d f" AND " fo" AND "fox""#)
+            Some(r#""red" AND "fox" AND "oxe" AND "xes""#)
         );
-        assert_eq!(t.substrings, ["red fox"]);
+        assert_eq!(t.substrings, ["red foxes"]);
         // A word shorter than three characters finds no part of a word.
         assert_eq!(translate("ox garden").trigrams, None);
     }

@@ -80,6 +80,10 @@ async fn a_part_of_a_word_is_found_only_where_its_letters_stand_together() {
         .await;
     app.create_document("Notes on rdenle", "in the title only")
         .await;
+    // The index is given each word once, so here `garden` stands before
+    // `party` and nothing spans "garden ledger" there.
+    app.create_document("Repeated", "a garden party, the ledger; then garden ledger")
+        .await;
 
     // Every trigram of "bcd"+"abc" is in "Scattered", the sequence is not.
     let page = found(&app, "abcd").await;
@@ -95,6 +99,7 @@ async fn a_part_of_a_word_is_found_only_where_its_letters_stand_together() {
     // A quoted phrase inside words keeps its space.
     let page = found(&app, "\"rden ledg\"").await;
     assert!(page.contains("Spaced"), "{page}");
+    assert!(page.contains("Repeated"), "{page}");
     assert!(
         !page.contains("Adjacent") && !page.contains("Scattered"),
         "{page}"

@@ -8,6 +8,7 @@ use crate::db::documents::listing::InSpace;
 use crate::db::documents::places;
 
 pub mod attachments;
+pub mod index_words;
 pub mod postgres;
 pub mod queue;
 pub mod sqlite;

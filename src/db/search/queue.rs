@@ -132,7 +132,7 @@ pub async fn index_batch(db: &Db, batch: Batch) -> Result<usize, Error> {
              SELECT seq, title, body, cjk FROM documents
              WHERE seq IN (SELECT value FROM json_each($1))",
         "INSERT INTO documents_trigrams (rowid, title, body)
-             SELECT seq, title, body FROM documents
+             SELECT seq, title, quire_index_words(body) FROM documents
              WHERE seq IN (SELECT value FROM json_each($1))",
         "DELETE FROM search_queue WHERE seq IN (SELECT value FROM json_each($1))",
     ] {
