@@ -156,33 +156,34 @@ pub async fn prepare_text(
     prev: Option<&str>,
 ) -> Result<StoredText, crate::db::Error> {
     let hash = self::hash(body);
-    let depth_of = |h: Vec<u8>| async move {
-        crate::db::query_scalar::<i64>(
-            "SELECT depth FROM revision_texts WHERE doc_seq = $1 AND hash = $2",
-        )
-        .bind(doc_seq)
-        .bind(h)
-        .fetch_optional(conn)
-        .await
-    };
+    let prev = prev.map(|p| (p, self::hash(p)));
+    // Whether the document holds this text already, and how deep the text it
+    // replaces is stored: one look-up, one trip to the database.
+    let stored: Vec<(Vec<u8>, i64)> = crate::db::query_as(
+        "SELECT hash, depth FROM revision_texts WHERE doc_seq = $1 AND hash IN ($2, $3)",
+    )
+    .bind(doc_seq)
+    .bind(&hash)
+    .bind(prev.as_ref().map_or(&hash, |(_, h)| h))
+    .fetch_all(conn)
+    .await?;
     let raw_size = body.len() as i64;
-    if depth_of(hash.clone()).await?.is_some() {
+    if stored.iter().any(|(h, _)| *h == hash) {
         return Ok(StoredText {
             hash,
             raw_size,
             data: None,
         });
     }
-    let base = match prev {
-        Some(prev) => {
-            let prev_hash = self::hash(prev);
-            let depth = depth_of(prev_hash.clone()).await?;
-            depth
-                .filter(|d| d + 1 < SNAPSHOT_EVERY)
-                .map(|d| (prev, prev_hash, d + 1))
-        }
-        None => None,
-    };
+    let base = prev.and_then(|(prev, prev_hash)| {
+        let depth = stored
+            .iter()
+            .find(|(h, _)| *h == prev_hash)
+            .map(|(_, d)| *d);
+        depth
+            .filter(|d| d + 1 < SNAPSHOT_EVERY)
+            .map(|d| (prev, prev_hash, d + 1))
+    });
     let data = compress(body, base.as_ref().map(|b| b.0)).map_err(io_err)?;
     Ok(StoredText {
         hash,
