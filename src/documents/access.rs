@@ -8,6 +8,7 @@
 
 use super::{DocError, DocId, Document};
 use crate::db::Db;
+use crate::db::documents::revisions::StoredTexts;
 use crate::db::documents::shares;
 use crate::db::teams::spaces::Who;
 
@@ -64,15 +65,19 @@ pub async fn authorize(
 }
 
 /// Like `authorize`, for a save: the document's text and version without its
-/// page or who else reads it (`Document::html` is empty), by the same rule.
+/// page or who else reads it (`Document::html` is empty), by the same rule,
+/// and what its stored texts say of the new text (hashed `new_text`).
 pub async fn authorize_text(
     ex: &impl crate::db::Conn,
     id: &DocId,
-    actor: Caller<'_>,
-    need: Access,
-) -> Result<Document, DocError> {
-    let found = crate::db::documents::find_text_with_access(ex, id.as_str(), viewer(actor)).await?;
-    check(found, need)
+    (actor, need): (Caller<'_>, Access),
+    new_text: Vec<u8>,
+) -> Result<(Document, StoredTexts), DocError> {
+    let found =
+        crate::db::documents::find_text_with_access(ex, id.as_str(), viewer(actor), new_text)
+            .await?;
+    let (doc, stored) = found.map_or((None, StoredTexts::default()), |(d, s)| (Some(d), s));
+    Ok((check(doc, need)?, stored))
 }
 
 /// Like `authorize`, for a document that is not in the trash: one there is

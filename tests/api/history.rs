@@ -89,6 +89,13 @@ async fn restoring_an_old_revision_adds_a_new_one_and_loses_nothing() {
     // The restored text is the same body as revision 1: stored once.
     assert_eq!(count(&app, "SELECT count(*) FROM revision_texts").await, 2);
     assert_eq!(count(&app, "SELECT count(*) FROM revisions").await, 3);
+    // So is a text saved again (the save learns it with the document).
+    let res = app.save(&id, "Poem", "violets are blue", 3).await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let (_, rev4) = app.get_text(&format!("/d/{id}/r/4")).await;
+    assert!(rev4.contains("violets are blue"));
+    assert_eq!(count(&app, "SELECT count(*) FROM revision_texts").await, 2);
+    assert_eq!(count(&app, "SELECT count(*) FROM revisions").await, 4);
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 
 use std::sync::LazyLock;
 
+use super::revisions::StoredTexts;
 use super::{COLUMNS, Document, PAGELESS_COLUMNS};
 
 /// A viewer's access to a document, as `ACCESS_SQL` computes it: each level
@@ -244,19 +245,40 @@ pub async fn find_with_access(
 /// and which would be decompressed for nothing), nor who else can read it or
 /// what links to it (three subqueries a save never shows). A save read the
 /// whole of it first: perf had that read at 4 % of a server's time under
-/// `cargo bench --bench saves`, the page's decompression half of it.
+/// `cargo bench --bench saves`, the page's decompression half of it. With it,
+/// what its stored texts say of the text hashed `new_text` and of the latest
+/// revision's, so that the save's revision needs no look-up of its own.
 pub async fn find_text_with_access(
     ex: &impl crate::db::Conn,
     id: &str,
     viewer: Option<i64>,
-) -> Result<Option<Document>, crate::db::Error> {
+    new_text: Vec<u8>,
+) -> Result<Option<(Document, StoredTexts)>, crate::db::Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT {}, {} AS access FROM documents WHERE id = $1",
-            *PAGELESS_COLUMNS, *ACCESS_SQL
+            "SELECT {}, {} AS access, {} FROM documents WHERE id = $1",
+            *PAGELESS_COLUMNS,
+            *ACCESS_SQL,
+            super::revisions::stored_texts_columns("documents", "$3")
         )
     });
-    by_id(ex, &SQL, id, viewer).await
+    let found = crate::db::query_as::<ForSave>(SQL.as_str())
+        .bind(id)
+        .bind(viewer)
+        .bind(new_text)
+        .fetch_optional(ex)
+        .await?;
+    Ok(found.map(|f| (f.0, f.1)))
+}
+
+/// A row of `find_text_with_access`.
+struct ForSave(Document, StoredTexts);
+
+impl crate::db::FromRow for ForSave {
+    fn from_row(row: crate::db::Row) -> Result<Self, crate::db::Error> {
+        let stored = StoredTexts::from_row(&row)?;
+        Ok(Self(Document::from_row(row)?, stored))
+    }
 }
 
 /// Runs one of the statements above: `$1` the id, `$2` the viewer.

@@ -26,8 +26,10 @@ pub(super) async fn save(
     on_stale: OnStale,
     actor: Caller<'_>,
 ) -> Result<Option<Document>, DocError> {
-    let current = match access::authorize_text(&db.read, id, actor, Access::Edit).await {
-        Ok(current) => current,
+    let new_text = crate::db::documents::revisions::hash(doc.body());
+    let edit = (actor, Access::Edit);
+    let (current, stored) = match access::authorize_text(&db.read, id, edit, new_text).await {
+        Ok(found) => found,
         Err(DocError::Internal(e)) => return Err(DocError::Internal(e)),
         Err(_) => return Ok(None),
     };
@@ -36,7 +38,8 @@ pub(super) async fn save(
     }
     let cjk = cjk::index_text(doc.title(), doc.body());
     let (added, removed) = revisions::line_changes(&current.body, doc.body());
-    let text = prepare_text(&db.read, current.seq, doc.body(), Some(&current.body)).await?;
+    let body = (doc.body(), Some(current.body.as_str()));
+    let text = prepare_text(&db.read, current.seq, body, Some(&stored)).await?;
     let version = QueuedVersion {
         id: id.as_str().to_owned(),
         base,
