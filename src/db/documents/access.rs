@@ -5,7 +5,7 @@
 
 use std::sync::LazyLock;
 
-use super::revisions::StoredTexts;
+use super::stored_texts::{self, StoredTexts};
 use super::{COLUMNS, Document, PAGELESS_COLUMNS};
 
 /// A viewer's access to a document, as `ACCESS_SQL` computes it: each level
@@ -259,26 +259,20 @@ pub async fn find_text_with_access(
             "SELECT {}, {} AS access, {} FROM documents WHERE id = $1",
             *PAGELESS_COLUMNS,
             *ACCESS_SQL,
-            super::revisions::stored_texts_columns("documents", "$3")
+            stored_texts::columns("documents", "$3")
         )
     });
-    let found = crate::db::query_as::<ForSave>(SQL.as_str())
+    let found = crate::db::query_as::<crate::db::Row>(SQL.as_str())
         .bind(id)
         .bind(viewer)
-        .bind(new_text)
+        .bind(new_text.clone())
         .fetch_optional(ex)
         .await?;
-    Ok(found.map(|f| (f.0, f.1)))
-}
-
-/// A row of `find_text_with_access`.
-struct ForSave(Document, StoredTexts);
-
-impl crate::db::FromRow for ForSave {
-    fn from_row(row: crate::db::Row) -> Result<Self, crate::db::Error> {
-        let stored = StoredTexts::from_row(&row)?;
-        Ok(Self(Document::from_row(row)?, stored))
-    }
+    let Some(row) = found else {
+        return Ok(None);
+    };
+    let stored = StoredTexts::from_row(&row, new_text)?;
+    Ok(Some((crate::db::FromRow::from_row(row)?, stored)))
 }
 
 /// Runs one of the statements above: `$1` the id, `$2` the viewer.

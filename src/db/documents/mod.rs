@@ -21,6 +21,7 @@ pub mod rerender;
 pub mod revisions;
 pub mod shares;
 mod store;
+mod stored_texts;
 
 pub(crate) use access::access_for;
 pub use access::{Access, find_text_with_access, find_with_access, owned, visible};

@@ -5,6 +5,8 @@
 
 use sha2::{Digest, Sha256};
 
+pub use super::stored_texts::StoredTexts;
+
 pub const SNAPSHOT_EVERY: i64 = 32;
 const LEVEL: i32 = 3;
 
@@ -146,75 +148,43 @@ impl StoredText {
     }
 }
 
-/// What a document's stored texts say to a save, read with the document
-/// (`documents::find_text_with_access`), so that the save asks nothing more.
-#[derive(Clone, Debug, Default)]
-pub struct StoredTexts {
-    /// The text about to be saved (by the hash the read was given) is stored.
-    pub new_stored: bool,
-    /// The latest revision's text: its hash and the depth it is stored at.
-    pub latest: Option<(Vec<u8>, i64)>,
-}
-
-/// The columns of `StoredTexts` for the document `doc`, the new text's hash
-/// bound as `new_hash`.
-pub(super) fn stored_texts_columns(doc: &str, new_hash: &str) -> String {
-    format!(
-        "CAST(CASE WHEN EXISTS (SELECT 1 FROM revision_texts AS t
-                                WHERE t.doc_seq = {doc}.seq AND t.hash = {new_hash})
-                   THEN 1 ELSE 0 END AS BIGINT) AS new_stored,
-         (SELECT r.text_hash FROM revisions AS r WHERE r.doc_seq = {doc}.seq
-          ORDER BY r.rev DESC LIMIT 1) AS latest_hash,
-         (SELECT t.depth FROM revisions AS r
-          JOIN revision_texts AS t ON t.doc_seq = r.doc_seq AND t.hash = r.text_hash
-          WHERE r.doc_seq = {doc}.seq ORDER BY r.rev DESC LIMIT 1) AS latest_depth"
-    )
-}
-
-impl StoredTexts {
-    /// Read from a row with `stored_texts_columns`.
-    pub(super) fn from_row(row: &crate::db::Row) -> Result<Self, crate::db::Error> {
-        let latest_hash: Option<Vec<u8>> = row.try_get("latest_hash")?;
-        let latest_depth: Option<i64> = row.try_get("latest_depth")?;
-        Ok(Self {
-            new_stored: row.try_get::<i64>("new_stored")? != 0,
-            latest: latest_hash.zip(latest_depth),
-        })
-    }
-}
-
 /// Hashes `body` and, unless the document already holds that text, compresses
 /// it against `prev` (the body it replaces) where `prev` is stored shallower than
-/// `SNAPSHOT_EVERY`, whole otherwise. What is `known` of the stored texts is
-/// used where it speaks of `prev`; otherwise they are looked up.
+/// `SNAPSHOT_EVERY`, whole otherwise. What is `known` of the stored texts (read
+/// with the document for this `body`) is used where it speaks of `prev`;
+/// otherwise they are looked up.
 pub async fn prepare_text(
     conn: &impl crate::db::Conn,
     doc_seq: i64,
     (body, prev): (&str, Option<&str>),
     known: Option<&StoredTexts>,
 ) -> Result<StoredText, crate::db::Error> {
-    let hash = self::hash(body);
+    let hash = known.map_or_else(|| self::hash(body), |k| k.new_hash.clone());
     let prev = prev.map(|p| (p, self::hash(p)));
     let prev_hash = prev.as_ref().map(|(_, h)| h);
-    let stored: Vec<(Vec<u8>, i64)> =
-        match known {
-            Some(k) if prev_hash.is_some() && k.latest.as_ref().map(|(h, _)| h) == prev_hash => {
-                let new = k.new_stored.then(|| (hash.clone(), 0));
-                k.latest.iter().cloned().chain(new).collect()
-            }
-            // Whether the document holds this text already, and how deep the
-            // text it replaces is stored: one look-up, one trip to the database.
-            _ => crate::db::query_as(
+    // Whether the document holds this text already, and how deep the text it
+    // replaces is stored.
+    let (new_stored, prev_depth) = match known.and_then(|k| k.about(prev_hash?)) {
+        Some(known) => known,
+        // One look-up, one trip to the database.
+        None => {
+            let stored: Vec<(Vec<u8>, i64)> = crate::db::query_as(
                 "SELECT hash, depth FROM revision_texts WHERE doc_seq = $1 AND hash IN ($2, $3)",
             )
             .bind(doc_seq)
             .bind(&hash)
             .bind(prev_hash.unwrap_or(&hash))
             .fetch_all(conn)
-            .await?,
-        };
+            .await?;
+            let depth_of = |wanted: &[u8]| stored.iter().find(|(h, _)| h == wanted).map(|s| s.1);
+            (
+                depth_of(&hash).is_some(),
+                prev_hash.and_then(|p| depth_of(p)),
+            )
+        }
+    };
     let raw_size = body.len() as i64;
-    if stored.iter().any(|(h, _)| *h == hash) {
+    if new_stored {
         return Ok(StoredText {
             hash,
             raw_size,
@@ -222,11 +192,7 @@ pub async fn prepare_text(
         });
     }
     let base = prev.and_then(|(prev, prev_hash)| {
-        let depth = stored
-            .iter()
-            .find(|(h, _)| *h == prev_hash)
-            .map(|(_, d)| *d);
-        depth
+        prev_depth
             .filter(|d| d + 1 < SNAPSHOT_EVERY)
             .map(|d| (prev, prev_hash, d + 1))
     });
