@@ -1,6 +1,7 @@
 //! Group commit (SQLite): saves that arrive while the writer is busy share one
 //! transaction. One task owns the writer; it takes every write waiting in its
-//! queue, runs them one after the other inside one `BEGIN IMMEDIATE`, commits
+//! queue, runs them one after the other inside one `BEGIN IMMEDIATE` (with
+//! those that queued while it waited for the writer or ran the others), commits
 //! once, and only then answers each caller. A transaction costs the writer a
 //! pool hand-off, a `BEGIN` and a `COMMIT` (each a trip to SQLite's thread):
 //! paid once per batch instead of once per save.
@@ -171,16 +172,22 @@ async fn run_alone(db: &Db, write: &mut Box<dyn Queued>) -> Result<(), Error> {
 async fn writer_task(db: Db, mut queue: mpsc::UnboundedReceiver<Box<dyn Queued>>) {
     while let Some(first) = queue.recv().await {
         let mut batch = vec![first];
-        while batch.len() < MOST {
-            match queue.try_recv() {
-                Ok(next) => batch.push(next),
-                Err(_) => break,
-            }
-        }
         let together = async {
             let tx = db.begin_write().await?;
-            for write in &mut batch {
-                write.run(&tx).await?;
+            // Writes that queued while the writer was taken (the indexer holds
+            // it for up to ~10 ms) or while this batch ran join it: they would
+            // otherwise wait for its commit and then pay a transaction of their
+            // own.
+            let mut ran = 0;
+            loop {
+                take_waiting(&mut queue, &mut batch);
+                if ran == batch.len() {
+                    break;
+                }
+                for write in &mut batch[ran..] {
+                    write.run(&tx).await?;
+                }
+                ran = batch.len();
             }
             tx.commit().await
         }
@@ -203,6 +210,19 @@ async fn writer_task(db: Db, mut queue: mpsc::UnboundedReceiver<Box<dyn Queued>>
         for mut write in batch {
             let outcome = run_alone(&db, &mut write).await;
             write.answer(outcome);
+        }
+    }
+}
+
+/// Moves the writes waiting in `queue` into `batch`, up to `MOST` in all.
+fn take_waiting(
+    queue: &mut mpsc::UnboundedReceiver<Box<dyn Queued>>,
+    batch: &mut Vec<Box<dyn Queued>>,
+) {
+    while batch.len() < MOST {
+        match queue.try_recv() {
+            Ok(next) => batch.push(next),
+            Err(_) => break,
         }
     }
 }

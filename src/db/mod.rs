@@ -117,18 +117,18 @@ pub fn quiet_notices(filter: &str) -> Option<&'static str> {
 /// unique to quire; "quire" in ASCII).
 const WRITE_LOCK: i64 = 0x71_75_69_72_65;
 
-/// The PRAGMAs every SQLite connection runs first.
-fn sqlite_pragmas(durability: Durability, read_only: bool) -> String {
+/// The PRAGMAs every SQLite connection runs first; `cache_kib` of page cache.
+fn sqlite_pragmas(durability: Durability, read_only: bool, cache_kib: u32) -> String {
     let sync = match durability {
         Durability::Normal => "NORMAL",
         Durability::Full => "FULL",
     };
-    // cache_size negative = KiB. 8 MiB of page cache per connection: the operating
-    // system caches the file too, and with 32 MiB per connection the server's peak
-    // RSS reached 100 MiB under random reads (benches/http.sh).
+    // cache_size negative = KiB. The operating system caches the file too, and
+    // with 32 MiB per connection the server's peak RSS reached 100 MiB under
+    // random reads (benches/http.sh).
     let mut sql = format!(
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA busy_timeout = 5000;
-         PRAGMA foreign_keys = ON; PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY;"
+         PRAGMA foreign_keys = ON; PRAGMA cache_size = -{cache_kib}; PRAGMA temp_store = MEMORY;"
     );
     if read_only {
         sql.push_str(" PRAGMA query_only = ON;");
@@ -182,8 +182,13 @@ impl Db {
                 .filename(&absolute)
                 .create_if_missing(create)
         };
+        let readers = pools::sqlite_readers();
         let pool = |read_only: bool| {
-            let pragmas = sqlite_pragmas(durability, read_only);
+            let cache_kib = match read_only {
+                true => pools::READERS_CACHE_KIB / readers,
+                false => pools::WRITER_CACHE_KIB,
+            };
+            let pragmas = sqlite_pragmas(durability, read_only, cache_kib);
             SqlitePoolOptions::new()
                 .min_connections(1)
                 .idle_timeout(None)
@@ -206,9 +211,8 @@ impl Db {
             .connect_with(options(true))
             .await
             .with_context(|| format!("opening the database {}", path.display()))?;
-        let readers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
         let read = pool(true)
-            .max_connections(readers as u32)
+            .max_connections(readers)
             .connect_with(options(false))
             .await
             .with_context(|| format!("opening read connections to {}", path.display()))?;
