@@ -7,6 +7,8 @@
 //!
 //! `cargo bench --bench writes`: 100 clients × 100 lifecycles (`QUIRE_WRITE_CLIENTS`,
 //! `QUIRE_WRITE_LIFECYCLES`). Under `cargo test --all-targets`: 4 × 3, same checks.
+//! `QUIRE_BIN` names another build of quire to measure (an earlier release), so
+//! two builds are compared against the same file store in one session.
 
 mod common;
 
@@ -184,6 +186,7 @@ fn main() {
     };
     let clients = env("QUIRE_WRITE_CLIENTS", if full { 100 } else { 4 });
     let count = env("QUIRE_WRITE_LIFECYCLES", if full { 100 } else { 3 });
+    let bin = std::env::var("QUIRE_BIN").unwrap_or_else(|_| QUIRE.to_owned());
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     rt.block_on(async {
         println!(
@@ -198,7 +201,7 @@ fn main() {
             String::from("store,seconds,cycles_per_s,writes_per_s,p50_ms,p99_ms,peak_rss_mib\n");
         for durability in ["normal", "full"] {
             let dir = tempfile::tempdir().expect("temp dir");
-            let p = process::start(QUIRE, dir.path(), &[("QUIRE_DURABILITY", durability)]).await;
+            let p = process::start(&bin, dir.path(), &[("QUIRE_DURABILITY", durability)]).await;
             let t = Target {
                 address: &p.address,
                 client: &p.client,
@@ -240,15 +243,15 @@ fn main() {
         if full && std::fs::create_dir_all(&out).is_ok() {
             let _ = std::fs::write(out.join("writes.csv"), csv);
         }
-        crash_check(clients, count).await;
+        crash_check(&bin, clients, count).await;
     });
 }
 
 /// The same load against quire, killed with SIGKILL part-way; then every
 /// acknowledged create, update and delete must be in the database file.
-async fn crash_check(clients: usize, count: usize) {
+async fn crash_check(bin: &str, clients: usize, count: usize) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let p = process::start(QUIRE, dir.path(), &[]).await;
+    let p = process::start(bin, dir.path(), &[]).await;
     let acked = Acked::default();
     let t = Target {
         address: &p.address,
