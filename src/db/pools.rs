@@ -51,7 +51,8 @@ pub(super) const WRITER_CACHE_KIB: u32 = 8 << 10;
 pub(super) const READERS_CACHE_KIB: u32 = 12 << 10;
 
 /// How many SQLite read connections the server keeps: four for each core, at
-/// least eight. A read of one row takes microseconds of SQLite's time, but each
+/// least eight and at most 32 (each is a thread, and they share one page
+/// cache). A read of one row takes microseconds of SQLite's time, but each
 /// statement is a hand-off to its connection's thread and back, and on a
 /// virtual machine waking a thread costs a hundred microseconds or more: with
 /// one reader per core, saves at 10 connections spent 3.5 ms waiting for a
@@ -59,5 +60,5 @@ pub(super) const READERS_CACHE_KIB: u32 = 12 << 10;
 /// document, of a 10.5 ms save (`cargo bench --bench saves`, 2 cores).
 pub(super) fn sqlite_readers() -> u32 {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    u32::try_from(cores.saturating_mul(4)).map_or(u32::MAX, |n| n.max(8))
+    u32::try_from(cores.saturating_mul(4)).map_or(32, |n| n.clamp(8, 32))
 }
