@@ -117,25 +117,6 @@ pub fn quiet_notices(filter: &str) -> Option<&'static str> {
 /// unique to quire; "quire" in ASCII).
 const WRITE_LOCK: i64 = 0x71_75_69_72_65;
 
-/// The PRAGMAs every SQLite connection runs first; `cache_kib` of page cache.
-fn sqlite_pragmas(durability: Durability, read_only: bool, cache_kib: u32) -> String {
-    let sync = match durability {
-        Durability::Normal => "NORMAL",
-        Durability::Full => "FULL",
-    };
-    // cache_size negative = KiB. The operating system caches the file too, and
-    // with 32 MiB per connection the server's peak RSS reached 100 MiB under
-    // random reads (benches/http.sh).
-    let mut sql = format!(
-        "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA busy_timeout = 5000;
-         PRAGMA foreign_keys = ON; PRAGMA cache_size = -{cache_kib}; PRAGMA temp_store = MEMORY;"
-    );
-    if read_only {
-        sql.push_str(" PRAGMA query_only = ON;");
-    }
-    sql
-}
-
 impl Db {
     /// Opens (creating if missing) the database named by the config, applies pending
     /// migrations and records the configured size cap for the schema's trigger.
@@ -184,11 +165,7 @@ impl Db {
         };
         let readers = pools::sqlite_readers();
         let pool = |read_only: bool| {
-            let cache_kib = match read_only {
-                true => pools::READERS_CACHE_KIB / readers,
-                false => pools::WRITER_CACHE_KIB,
-            };
-            let pragmas = sqlite_pragmas(durability, read_only, cache_kib);
+            let pragmas = pools::sqlite_pragmas(durability, read_only, readers);
             SqlitePoolOptions::new()
                 .min_connections(1)
                 .idle_timeout(None)
