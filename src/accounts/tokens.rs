@@ -8,7 +8,7 @@ use crate::db::Db;
 use crate::documents::now_ms;
 
 use crate::db::accounts::tokens as stored;
-pub use crate::db::accounts::tokens::TokenRow;
+pub use crate::db::accounts::tokens::{Holder, TokenRow};
 
 fn hash(token: &str) -> Vec<u8> {
     Sha256::digest(token.as_bytes()).to_vec()
@@ -42,17 +42,36 @@ pub async fn revoke(db: &Db, user: &User, id: i64) -> Result<bool, crate::db::Er
     Ok(revoked)
 }
 
-/// The enabled user a bearer token belongs to. Use is logged at most hourly.
-pub async fn user_for(db: &Db, token: &str) -> Result<Option<User>, crate::db::Error> {
-    if !token.starts_with("qt_") || token.len() != 67 {
+/// A token's use is written down at most this often.
+const USE_LOGGED_EVERY_MS: i64 = 3_600_000;
+
+fn token_shaped(token: &str) -> bool {
+    token.starts_with("qt_") && token.len() == 67
+}
+
+/// The key a token is known by: its hash (`None` for text that cannot be one).
+pub fn token_key(token: &str) -> Option<Vec<u8>> {
+    token_shaped(token).then(|| hash(token))
+}
+
+/// True when a token last known used at `last_used_at` needs no write at
+/// `now` to say it was used: what a request may answer from a cache.
+pub fn used_without_write(last_used_at: Option<i64>, now: i64) -> bool {
+    last_used_at.is_some_and(|t| now - t <= USE_LOGGED_EVERY_MS)
+}
+
+/// The enabled user a bearer token belongs to, with when its use was last
+/// written down. Use is logged at most hourly.
+pub async fn holder_of(db: &Db, token: &str) -> Result<Option<Holder>, crate::db::Error> {
+    if !token_shaped(token) {
         return Ok(None);
     }
     let h = hash(token);
-    let Some(holder) = stored::holder(&db.read, &h).await? else {
+    let Some(mut holder) = stored::holder(&db.read, &h).await? else {
         return Ok(None);
     };
     let now = now_ms();
-    if holder.last_used_at.is_none_or(|t| now - t > 3_600_000) {
+    if !used_without_write(holder.last_used_at, now) {
         let tx = db.begin_write().await?;
         // Looked up on a reader: revoked or deleted with its account since.
         if !stored::mark_used(&*tx, holder.token_id, now).await? {
@@ -62,6 +81,7 @@ pub async fn user_for(db: &Db, token: &str) -> Result<Option<User>, crate::db::E
         let detail = holder.token_id.to_string();
         audit(&tx, Some(holder.user.id), "token.used", &detail).await?;
         tx.commit().await?;
+        holder.last_used_at = Some(now);
     }
-    Ok(Some(holder.user))
+    Ok(Some(holder))
 }

@@ -7,18 +7,30 @@
 //! soon as it has committed, before its caller is answered, so the next request
 //! sees the change. Writes of other processes (the command line on the same
 //! SQLite file, other instances on PostgreSQL) are seen by a watcher: on SQLite
-//! it asks SQLite, on a connection of its own, for `PRAGMA data_version` (which
-//! moves when any other connection, of any process, has committed) every
-//! `POLL`. It never opens the database's files itself: closing any descriptor of
-//! a file drops every POSIX lock the process holds on it, SQLite's too, and a
-//! `-shm` whose locks were dropped under it is truncated by the next process to
-//! open it (a SIGBUS for this one, where SQLite maps it). On PostgreSQL it
+//! it asks the write connection for `PRAGMA data_version` every `POLL`, which
+//! moves when any *other* connection, of any process, has committed, and so
+//! not for this process's own writes, which move the counters themselves. It
+//! never opens the database's files itself: closing any descriptor of a file
+//! drops every POSIX lock the process holds on it, SQLite's too, and a `-shm`
+//! whose locks were dropped under it is truncated by the next process to open
+//! it (a SIGBUS for this one, where SQLite maps it). On PostgreSQL it
 //! listens for the notice every write transaction sends (`group::begin_locked`),
 //! delivered at its commit. Until a
 //! watcher runs, and while it has lost track, `epoch` is `None` and nothing may
 //! be cached. (On PostgreSQL the few writes made outside a write transaction
 //! change nothing a page view shows: when a session was last seen, a page
 //! rendered again from the same text, the audit log.)
+//!
+//! Two narrower counters move with it, each left alone by some writes (what a
+//! write may change is its `Touches`): `sessions_epoch` by the writes that
+//! change documents' content and nothing else (the saves and new documents of
+//! the group commit, `db::group`, and the search indexing), `accounts_epoch`
+//! by those and by the notifier's, which makes notices (a session's look-up
+//! counts the unread ones; an API token's does not). Who a session or token
+//! belongs to is kept under them (`web::who_cache`), so a busy hour of saves
+//! does not send every request back to the database to learn who is asking.
+//! The PostgreSQL notice says which (`Touches::notice`); another process's
+//! commit on SQLite moves all three (the watcher cannot tell what it changed).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -30,6 +42,35 @@ pub const POLL: Duration = Duration::from_millis(100);
 
 /// The PostgreSQL channel write transactions notify.
 pub const CHANNEL: &str = "quire_changes";
+
+/// What a write transaction may change, as far as caches care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Touches {
+    /// Anything.
+    Everything,
+    /// Notices, and the content below.
+    Notices,
+    /// Documents' content, revisions, drafts and the search indexes only.
+    Content,
+}
+
+impl Touches {
+    /// The text of its PostgreSQL notice.
+    pub fn notice(self) -> &'static str {
+        match self {
+            Self::Everything => "",
+            Self::Notices => "notices",
+            Self::Content => "content",
+        }
+    }
+
+    fn of_notice(text: &str) -> Self {
+        [Self::Content, Self::Notices]
+            .into_iter()
+            .find(|t| t.notice() == text)
+            .unwrap_or(Self::Everything)
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct Changes(Arc<Inner>);
@@ -68,6 +109,10 @@ impl super::Conn for Writer {
 #[derive(Debug)]
 struct Inner {
     epoch: AtomicU64,
+    /// Moved by every change but those to content only.
+    sessions: AtomicU64,
+    /// Moved by every change but those to content and notices only.
+    accounts: AtomicU64,
     /// A watcher runs and has not lost track of other processes' commits.
     watching: AtomicBool,
     /// Set when the database is closed: the watcher ends.
@@ -80,6 +125,8 @@ impl Default for Inner {
     fn default() -> Self {
         Self {
             epoch: AtomicU64::new(0),
+            sessions: AtomicU64::new(0),
+            accounts: AtomicU64::new(0),
             watching: AtomicBool::new(false),
             stop: tokio::sync::watch::Sender::new(false),
             tasks: std::sync::Mutex::default(),
@@ -91,14 +138,41 @@ impl Changes {
     /// The counter now, or `None` when changes may go unseen (nothing may be
     /// cached). Read it before reading what is to be cached.
     pub fn epoch(&self) -> Option<u64> {
+        self.read(&self.0.epoch)
+    }
+
+    /// The counter content-only writes leave alone, or `None` as for `epoch`.
+    /// Read it before reading who a session belongs to.
+    pub fn sessions_epoch(&self) -> Option<u64> {
+        self.read(&self.0.sessions)
+    }
+
+    /// The counter content-only writes and notices leave alone, or `None` as
+    /// for `epoch`. Read it before reading who an API token belongs to.
+    pub fn accounts_epoch(&self) -> Option<u64> {
+        self.read(&self.0.accounts)
+    }
+
+    fn read(&self, counter: &AtomicU64) -> Option<u64> {
         self.0
             .watching
             .load(Ordering::Acquire)
-            .then(|| self.0.epoch.load(Ordering::Acquire))
+            .then(|| counter.load(Ordering::Acquire))
     }
 
     /// Something was (or may have been) committed.
     pub fn bump(&self) {
+        self.committed(Touches::Everything);
+    }
+
+    /// A write that may have changed what `touches` says was committed.
+    pub fn committed(&self, touches: Touches) {
+        if touches == Touches::Everything {
+            self.0.accounts.fetch_add(1, Ordering::AcqRel);
+        }
+        if touches != Touches::Content {
+            self.0.sessions.fetch_add(1, Ordering::AcqRel);
+        }
         self.0.epoch.fetch_add(1, Ordering::AcqRel);
     }
 
@@ -130,20 +204,20 @@ impl Changes {
         self.bump();
     }
 
-    /// Watches the SQLite database for commits by any other connection, on a
-    /// connection of its own made with `options`, whenever `usable` says the
-    /// database may be touched; `stop` closes it.
+    /// Watches the SQLite database for commits by any connection but the
+    /// write connection `writer` (a pool of one), whenever `usable` says the
+    /// database may be touched.
     pub fn watch_sqlite(
         &self,
-        options: sqlx::sqlite::SqliteConnectOptions,
+        writer: sqlx::SqlitePool,
         usable: impl Fn() -> bool + Send + 'static,
     ) {
         let changes = self.clone();
         let mut stop = self.0.stop.subscribe();
         let task = tokio::spawn(async move {
-            let mut conn: Option<sqlx::SqliteConnection> = None;
             let mut last: Option<i64> = None;
             let mut tick = tokio::time::interval(POLL);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tokio::select! {
                     _ = stop.wait_for(|stopped| *stopped) => break,
@@ -152,7 +226,7 @@ impl Changes {
                 if !usable() {
                     continue;
                 }
-                let now = data_version(&mut conn, &options).await;
+                let now = data_version(&writer).await;
                 if now.is_none() || now != last {
                     changes.bump();
                 }
@@ -160,10 +234,6 @@ impl Changes {
                     changes.watching(now.is_some());
                 }
                 last = now;
-            }
-            if let Some(conn) = conn {
-                use sqlx::Connection;
-                let _ = conn.close().await;
             }
         });
         self.0
@@ -195,12 +265,10 @@ impl super::Db {
         match self.backend {
             super::Backend::Sqlite => {
                 if self.path.is_some() {
-                    let pool = self.read.get_sqlite_connection_pool();
+                    let writer = self.write.get_sqlite_connection_pool().clone();
                     let db = self.clone();
                     self.changes
-                        .watch_sqlite((*pool.connect_options()).clone(), move || {
-                            db.storage_refused().is_none()
-                        });
+                        .watch_sqlite(writer, move || db.storage_refused().is_none());
                 }
             }
             super::Backend::Postgres => {
@@ -212,26 +280,21 @@ impl super::Db {
     }
 }
 
-/// `PRAGMA data_version` on the watcher's connection (made when there is none);
-/// `None` when it cannot be read, and the connection is then made afresh.
-async fn data_version(
-    conn: &mut Option<sqlx::SqliteConnection>,
-    options: &sqlx::sqlite::SqliteConnectOptions,
-) -> Option<i64> {
-    use sqlx::ConnectOptions;
-    if conn.is_none() {
-        *conn = options.connect().await.ok();
-    }
-    let version = sqlx::query_scalar("PRAGMA data_version")
-        .fetch_one(conn.as_mut()?)
-        .await;
-    match version {
-        Ok(version) => Some(version),
-        Err(e) => {
+/// How long the watcher waits for the write connection: longer, and a write
+/// holds it (an import's batch, a restore); nothing may be cached meanwhile.
+const WAIT_FOR_WRITER: Duration = Duration::from_secs(1);
+
+/// `PRAGMA data_version` on the write connection, between its transactions;
+/// `None` when it cannot be read.
+async fn data_version(writer: &sqlx::SqlitePool) -> Option<i64> {
+    let read = sqlx::query_scalar("PRAGMA data_version").fetch_one(writer);
+    match tokio::time::timeout(WAIT_FOR_WRITER, read).await {
+        Ok(Ok(version)) => Some(version),
+        Ok(Err(e)) => {
             tracing::warn!(error = %e, "not watching for other processes' changes; page cache off");
-            *conn = None;
             None
         }
+        Err(_) => None,
     }
 }
 
@@ -251,8 +314,8 @@ async fn listen(
     loop {
         // `None`: the connection was lost and made again; what was committed
         // meanwhile went unheard, so everything cached is outdated.
-        listener.try_recv().await?;
-        changes.bump();
+        let told = listener.try_recv().await?;
+        changes.committed(told.map_or(Touches::Everything, |n| Touches::of_notice(n.payload())));
     }
 }
 
@@ -271,5 +334,28 @@ mod tests {
         assert_ne!(changes.epoch(), before);
         changes.watching(false);
         assert_eq!(changes.epoch(), None);
+        assert_eq!(changes.sessions_epoch(), None);
+        assert_eq!(changes.accounts_epoch(), None);
+    }
+
+    #[test]
+    fn each_counter_moves_for_what_its_readers_read() {
+        let changes = Changes::default();
+        changes.watching(true);
+        let now = |c: &Changes| (c.epoch(), c.sessions_epoch(), c.accounts_epoch());
+        let (all, sessions, accounts) = now(&changes);
+        changes.committed(Touches::of_notice("content"));
+        assert_ne!(changes.epoch(), all);
+        assert_eq!(
+            (changes.sessions_epoch(), changes.accounts_epoch()),
+            (sessions, accounts)
+        );
+        changes.committed(Touches::of_notice("notices"));
+        assert_ne!(changes.sessions_epoch(), sessions);
+        assert_eq!(changes.accounts_epoch(), accounts);
+        let before = now(&changes);
+        changes.committed(Touches::of_notice(""));
+        let after = now(&changes);
+        assert!(before.0 != after.0 && before.1 != after.1 && before.2 != after.2);
     }
 }

@@ -26,6 +26,7 @@ use std::sync::{Arc, OnceLock};
 use futures_util::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
 
+use super::changes::Touches;
 use super::{Db, Error, WriteTx};
 
 /// Writes one transaction takes at most: a batch still commits within a few
@@ -119,13 +120,26 @@ impl Db {
 pub(super) enum Lock {
     /// Alone: every other write waits (and it waits for them).
     Exclusive,
-    /// Beside other shared holders: the writes queued here.
+    /// Beside other shared holders: the writes queued here, and the search
+    /// indexing. They change documents' content only (`Touches::Content`).
     Shared,
     /// Shared, and alone among the notifier's batches (`QUEUE_LOCK`, taken
     /// first): a batch tells the changes it sees in the order they were made,
     /// so a second notifier (another instance, or one started by hand) must
     /// not tell a later share of a document before an earlier save of it.
     Queue,
+}
+
+impl Lock {
+    /// What a transaction holding the lock this way may change: the queued
+    /// writes and the indexer change content only, the notifier notices.
+    pub(super) fn touches(self) -> Touches {
+        match self {
+            Self::Exclusive => Touches::Everything,
+            Self::Shared => Touches::Content,
+            Self::Queue => Touches::Notices,
+        }
+    }
 }
 
 /// The advisory lock a notifier batch holds alone ("quirq" in ASCII).
@@ -144,19 +158,21 @@ pub(super) async fn begin_locked(
             .await?;
     }
     // The notice tells every instance, at commit (never for a rollback), that
-    // what it cached may be out of date (`db::changes`).
+    // what it cached may be out of date (`db::changes`), and which of it
+    // (`Touches::notice`).
     let sql = match lock {
         Lock::Exclusive => {
             "SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked,
-                 (SELECT pg_notify('quire_changes', '')) AS told"
+                 (SELECT pg_notify('quire_changes', $2)) AS told"
         }
         Lock::Shared | Lock::Queue => {
             "SELECT 1 FROM (SELECT pg_advisory_xact_lock_shared($1)) AS locked,
-                 (SELECT pg_notify('quire_changes', '')) AS told"
+                 (SELECT pg_notify('quire_changes', $2)) AS told"
         }
     };
     super::query(sql)
         .bind(super::WRITE_LOCK)
+        .bind(lock.touches().notice())
         .execute(&tx)
         .await?;
     Ok(tx)
@@ -173,7 +189,7 @@ async fn writer_task(db: Db, mut queue: mpsc::UnboundedReceiver<Box<dyn Queued>>
     while let Some(first) = queue.recv().await {
         let mut batch = vec![first];
         let together = async {
-            let tx = db.begin_write().await?;
+            let tx = db.begin_writing(Lock::Shared).await?;
             // Writes that queued while the writer was taken (the indexer holds
             // it for up to ~10 ms) or while this batch ran join it: they would
             // otherwise wait for its commit and then pay a transaction of their

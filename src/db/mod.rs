@@ -284,6 +284,7 @@ impl Db {
             self.health.clone(),
             self.search.clone(),
             self.changes.clone(),
+            lock.touches(),
         ))
     }
 

@@ -11,6 +11,7 @@ use std::time::Duration;
 use sea_orm::DatabaseTransaction;
 use sqlx::Connection;
 
+use super::changes::Touches;
 use super::sql::{driver_error, io_error, query};
 use super::values::Error;
 
@@ -85,6 +86,8 @@ struct Pending {
     search: Option<super::search::queue::SearchQueue>,
     /// Moved by each commit, before the writer's caller hears of it.
     changes: Option<super::changes::Changes>,
+    /// What the transaction may change, for the caches (`db::changes`).
+    touches: Touches,
 }
 
 impl Drop for Pending {
@@ -96,12 +99,14 @@ impl Drop for Pending {
 }
 
 impl WriteTx {
-    /// A write transaction, reporting to `health`.
+    /// A write transaction, reporting to `health`, that may change what
+    /// `touches` says.
     pub(super) fn write(
         inner: DatabaseTransaction,
         health: WriterHealth,
         search: super::search::queue::SearchQueue,
         changes: super::changes::Changes,
+        touches: Touches,
     ) -> Self {
         Self {
             inner,
@@ -110,6 +115,7 @@ impl WriteTx {
                 armed: true,
                 search: Some(search),
                 changes: Some(changes),
+                touches,
             },
         }
     }
@@ -123,6 +129,7 @@ impl WriteTx {
                 armed: false,
                 search: None,
                 changes: None,
+                touches: Touches::Content,
             },
         }
     }
@@ -132,7 +139,7 @@ impl WriteTx {
         pending.armed = false;
         let outcome = inner.commit().await;
         if let Some(changes) = &pending.changes {
-            changes.bump();
+            changes.committed(pending.touches);
         }
         pending.health.record(outcome.as_ref().err());
         if let (Ok(()), Some(search)) = (&outcome, &pending.search) {

@@ -58,7 +58,9 @@ pub async fn run(db: Db, base: String) {
 }
 
 async fn forget_old(db: &Db, now: i64) -> Result<(), Error> {
-    let tx = db.begin_write().await?;
+    // Read notices and presence only, as a batch would: who is asking stays
+    // known (`db::changes::Touches::Notices`).
+    let tx = db.begin_queue_write().await?;
     inbox::forget_read(&*tx, now - KEEP_READ_MS).await?;
     crate::db::notices::presence::forget(&*tx, now - 3600 * 1000).await?;
     tx.commit().await

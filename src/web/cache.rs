@@ -9,6 +9,9 @@
 //! SQLite and as soon as their notice arrives on PostgreSQL. Bounded by bytes
 //! (`QUIRE_PAGE_CACHE_MB`); the oldest pages go first.
 //!
+//! Who a session or token belongs to is kept beside the pages, under the
+//! counter that saves leave alone (`web::who_cache`).
+//!
 //! The list page keeps here, under the same rule, what is the same on each of
 //! its pages: the viewer's folders and tags and the count of a filtered list.
 //!
@@ -23,13 +26,11 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::who_cache::WhoCache;
 use crate::Changes;
-use crate::accounts::{self, Live, User};
+use crate::accounts::{self, Live, User, tokens::Holder};
 use crate::documents::Document;
 use crate::pack::{pack_bytes, unpack_bytes};
-
-/// Sessions and access levels kept at most; past this they are all let go.
-const MOST_SMALL: usize = 50_000;
 
 /// List pages' folders and tags (by viewer) and counts (by viewer and filter)
 /// kept at most; past this they are all let go.
@@ -55,6 +56,8 @@ pub struct PageCache {
     /// Bytes of pages kept at most; 0 keeps nothing.
     cap: usize,
     inner: Mutex<Inner>,
+    /// Sessions and API tokens.
+    who: WhoCache,
     /// Page views answered from memory, and those that asked the database.
     hits: AtomicU64,
     misses: AtomicU64,
@@ -67,6 +70,8 @@ pub struct Gauges {
     pub hits: u64,
     pub misses: u64,
     pub emptied: u64,
+    /// Sessions' and API tokens' look-ups answered from memory, and not.
+    pub who: (u64, u64),
     pub pages: usize,
     pub bytes: usize,
 }
@@ -75,7 +80,6 @@ pub struct Gauges {
 struct Inner {
     /// The change counter everything here was read under.
     epoch: u64,
-    sessions: HashMap<Vec<u8>, Live>,
     /// A document's page as one viewer sees it, by (viewer, document id).
     pages: HashMap<(i64, String), Arc<PackedPage>>,
     /// Pages in the order they came, to let the oldest go.
@@ -134,6 +138,7 @@ impl PageCache {
             changes,
             cap: cap_bytes,
             inner: Mutex::new(Inner::default()),
+            who: WhoCache::default(),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             emptied: AtomicU64::new(0),
@@ -149,6 +154,7 @@ impl PageCache {
             hits: self.hits.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
             emptied: self.emptied.load(Ordering::Relaxed),
+            who: self.who.counts(),
             pages,
             bytes,
         }
@@ -168,8 +174,7 @@ impl PageCache {
         let epoch = self.epoch()?;
         let mut inner = self.inner.lock().ok()?;
         if inner.epoch != epoch {
-            let held = !(inner.sessions.is_empty()
-                && inner.pages.is_empty()
+            let held = !(inner.pages.is_empty()
                 && inner.places.is_empty()
                 && inner.spaces.is_empty()
                 && inner.comments.is_none());
@@ -184,13 +189,47 @@ impl PageCache {
         Some(inner)
     }
 
+    /// The moment a look-up of who a session belongs to starts: read it first.
+    pub fn sessions_epoch(&self) -> Option<u64> {
+        self.changes.sessions_epoch().filter(|_| self.cap > 0)
+    }
+
+    /// The moment a look-up of who an API token belongs to starts: read it
+    /// first.
+    pub fn accounts_epoch(&self) -> Option<u64> {
+        self.changes.accounts_epoch().filter(|_| self.cap > 0)
+    }
+
+    /// The session of `token`, if known live and needing no write at `now`.
+    fn live(&self, token: &str, now: i64) -> Option<Live> {
+        let key = accounts::session_key(token)?;
+        let live = self.who.session(self.sessions_epoch()?, &key)?;
+        accounts::live_without_write(&live, now).then_some(live)
+    }
+
     /// The user of a session token, if its session is known live and needs no
     /// write now.
     pub fn user(&self, token: &str, now: i64) -> Option<User> {
-        let key = accounts::session_key(token)?;
-        let inner = self.current()?;
-        let live = inner.sessions.get(&key)?;
-        accounts::live_without_write(live, now).then(|| live.user.clone())
+        self.who
+            .counted(self.live(token, now).map(|live| live.user))
+    }
+
+    /// The user of an API token, if known and its use needs no write now.
+    pub fn token_user(&self, token: &str, now: i64) -> Option<User> {
+        let known = accounts::tokens::token_key(token)
+            .and_then(|key| self.who.token_user(self.accounts_epoch()?, &key, now));
+        self.who.counted(known)
+    }
+
+    /// Keeps an API token's holder, read after `read_at` (`accounts_epoch`).
+    pub fn keep_token(&self, read_at: Option<u64>, token: &str, holder: &Holder) {
+        if let (Some(read_at), Some(now), Some(key)) = (
+            read_at,
+            self.accounts_epoch(),
+            accounts::tokens::token_key(token),
+        ) {
+            self.who.keep_token((read_at, now), key, holder);
+        }
     }
 
     /// The session's user and the page `id` as that user sees it, both known,
@@ -219,16 +258,12 @@ impl PageCache {
         now: i64,
         csrf: &str,
     ) -> Option<(User, CachedPage)> {
-        let key = accounts::session_key(token)?;
-        let (user, page) = {
-            let inner = self.current()?;
-            let live = inner.sessions.get(&key)?;
-            if !accounts::live_without_write(live, now) {
-                return None;
-            }
-            let page = inner.pages.get(&(live.user.id, id.to_owned()))?.clone();
-            (live.user.clone(), page)
-        };
+        let user = self.live(token, now)?.user;
+        let page = self
+            .current()?
+            .pages
+            .get(&(user.id, id.to_owned()))?
+            .clone();
         let html = page.unpacked(csrf)?;
         let title = page.title.clone();
         Some((user, CachedPage { title, html }))
@@ -311,18 +346,13 @@ impl PageCache {
         }
     }
 
-    /// Keeps a session read after `epoch` was taken.
-    pub fn keep_session(&self, epoch: Option<u64>, token: &str, live: &Live) {
-        let Some(key) = accounts::session_key(token) else {
-            return;
-        };
-        let Some(mut inner) = self.current().filter(|i| Some(i.epoch) == epoch) else {
-            return;
-        };
-        if inner.sessions.len() >= MOST_SMALL {
-            inner.sessions.clear();
+    /// Keeps a session read after `read_at` (`sessions_epoch`) was taken.
+    pub fn keep_session(&self, read_at: Option<u64>, token: &str, live: &Live) {
+        if let (Some(read_at), Some(now), Some(key)) =
+            (read_at, self.sessions_epoch(), accounts::session_key(token))
+        {
+            self.who.keep_session((read_at, now), key, live);
         }
-        inner.sessions.insert(key, live.clone());
     }
 
     /// Keeps the page of `doc` as `viewer` sees it, read after `epoch`: its

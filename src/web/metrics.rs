@@ -163,6 +163,11 @@ fn write_cache(out: &mut String, state: &AppState) {
     );
     out.push_str("# TYPE quire_page_cache_emptied_total counter\n");
     let _ = writeln!(out, "quire_page_cache_emptied_total {}", g.emptied);
+    out.push_str("# HELP quire_who_lookups_total Who a request's session or API token belongs to, known from memory or looked up in the database.\n");
+    out.push_str("# TYPE quire_who_lookups_total counter\n");
+    for (from, n) in [("cache", g.who.0), ("database", g.who.1)] {
+        let _ = writeln!(out, "quire_who_lookups_total{{from=\"{from}\"}} {n}");
+    }
     write_gauge(
         out,
         "quire_page_cache_bytes",

@@ -69,6 +69,7 @@ pub mod trash;
 pub mod watch;
 pub mod webhooks;
 pub mod when;
+mod who_cache;
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};

@@ -82,4 +82,5 @@ mod validation;
 mod vault;
 mod watching;
 mod webhooks;
+mod who_cache;
 mod xss;

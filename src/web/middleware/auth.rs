@@ -193,6 +193,20 @@ fn from_here(req: &ServiceRequest) -> bool {
         .any(|host| origin_host.eq_ignore_ascii_case(host))
 }
 
+/// The user of an API token: from the cache, or looked up and kept.
+async fn token_user(state: &AppState, token: &str) -> anyhow::Result<Option<accounts::User>> {
+    let now = crate::documents::now_ms();
+    if let Some(user) = state.cache.token_user(token, now) {
+        return Ok(Some(user));
+    }
+    let epoch = state.cache.accounts_epoch();
+    let holder = accounts::tokens::holder_of(&state.db, token).await?;
+    Ok(holder.map(|holder| {
+        state.cache.keep_token(epoch, token, &holder);
+        holder.user
+    }))
+}
+
 /// The API takes bearer tokens only: cookies are ignored, so a page on another
 /// site cannot ride a browser's session, and no CSRF token is needed.
 pub async fn api(
@@ -209,7 +223,7 @@ pub async fn api(
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(|t| t.trim().to_owned());
     let user = match token {
-        Some(t) => match accounts::tokens::user_for(&state.db, &t).await {
+        Some(t) => match token_user(&state, &t).await {
             Ok(user) => user,
             Err(e) => {
                 tracing::error!(error = ?e, "looking up an API token failed");

@@ -37,7 +37,7 @@ pub(super) async fn session_user(state: &AppState, token: &str) -> Result<Option
     if let Some(user) = state.cache.user(token, now_ms()) {
         return Ok(Some(user));
     }
-    let epoch = state.cache.epoch();
+    let epoch = state.cache.sessions_epoch();
     let live = accounts::live_session(&state.db, token)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
@@ -190,13 +190,16 @@ impl FromRequest for PageView {
                 });
             }
             let epoch = state.cache.epoch();
+            let sessions_epoch = state.cache.sessions_epoch();
             let found = accounts::session_user_with_document(&state.db, cookie.value(), &id)
                 .await
                 .map_err(|e| AppError::Internal(e.into()))?;
             let Some((live, doc)) = found else {
                 return Err(here(&req));
             };
-            state.cache.keep_session(epoch, cookie.value(), &live);
+            state
+                .cache
+                .keep_session(sessions_epoch, cookie.value(), &live);
             let user = live.user;
             req.extensions_mut().insert(user.clone());
             Ok(PageView {
