@@ -125,6 +125,21 @@ async fn try_start(config: Config, dir: TempDir) -> anyhow::Result<TestApp> {
     })
 }
 
+/// The value `/metrics` reports for `series` (its name and labels, as printed).
+pub async fn metric(app: &TestApp, series: &str) -> u64 {
+    let text = reqwest::get(format!("{}/metrics", app.address))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("{series} is reported"))
+        .parse()
+        .unwrap()
+}
+
 pub fn new_client() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())

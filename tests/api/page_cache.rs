@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use reqwest::{StatusCode, header};
 
 use crate::helpers::{
-    PASSWORD, TestApp, cookies_of, location, sign_in, signed_in_with_jar, spawn_app,
+    PASSWORD, TestApp, cookies_of, location, metric, sign_in, signed_in_with_jar, spawn_app,
 };
 
 /// bob, signed in beside the app's admin alice; his user id.
@@ -31,18 +31,7 @@ async fn view(client: &reqwest::Client, app: &TestApp, id: &str) -> (StatusCode,
 
 /// Page views answered from the cache so far, as `/metrics` counts them.
 async fn from_cache(app: &TestApp) -> u64 {
-    let metrics = reqwest::get(format!("{}/metrics", app.address))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    metrics
-        .lines()
-        .find_map(|l| l.strip_prefix(r#"quire_page_cache_views_total{from="cache"} "#))
-        .expect("the cache's counter")
-        .parse()
-        .unwrap()
+    metric(app, r#"quire_page_cache_views_total{from="cache"}"#).await
 }
 
 /// Views the page until a view comes from the cache: the second does, unless

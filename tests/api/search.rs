@@ -1,6 +1,6 @@
 use reqwest::StatusCode;
 
-use crate::helpers::{TestApp, new_client, on_postgres, spawn_app};
+use crate::helpers::{TestApp, metric, on_postgres, spawn_app};
 
 async fn found(app: &TestApp, q: &str) -> String {
     let res = app
@@ -212,20 +212,7 @@ async fn hostile_queries_run_without_an_engine_error_and_match_their_words() {
 async fn a_failing_search_query_is_an_error_on_the_page_and_in_metrics() {
     let app = spawn_app().await;
     app.create_document("Target", "ordinary text").await;
-    let errors = || async {
-        let text = new_client()
-            .get(format!("{}/metrics", app.address))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        text.lines()
-            .find_map(|l| l.strip_prefix("quire_search_errors_total "))
-            .and_then(|v| v.parse::<u64>().ok())
-            .expect("quire_search_errors_total is reported")
-    };
+    let errors = || metric(&app, "quire_search_errors_total");
     let before = errors().await;
     // Break the word index under the running app, as a bug in the SQL would.
     let break_it = if on_postgres() {

@@ -7,22 +7,11 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::helpers::{Person, TestApp, api_token, spawn_app, told};
+use crate::helpers::{Person, TestApp, api_token, metric, spawn_app, told};
 
 /// Look-ups of who is asking answered from memory so far (`/metrics`).
 async fn known_from_memory(app: &TestApp) -> u64 {
-    let metrics = reqwest::get(format!("{}/metrics", app.address))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    metrics
-        .lines()
-        .find_map(|l| l.strip_prefix(r#"quire_who_lookups_total{from="cache"} "#))
-        .expect("the look-ups' counter")
-        .parse()
-        .unwrap()
+    metric(app, r#"quire_who_lookups_total{from="cache"}"#).await
 }
 
 async fn list(app: &TestApp, token: &str) -> StatusCode {
