@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 
 use super::who_cache::WhoCache;
 use crate::Changes;
-use crate::accounts::{self, Live, User, tokens::Holder};
+use crate::accounts::User;
 use crate::documents::Document;
 use crate::pack::{pack_bytes, unpack_bytes};
 
@@ -57,7 +57,7 @@ pub struct PageCache {
     cap: usize,
     inner: Mutex<Inner>,
     /// Sessions and API tokens.
-    who: WhoCache,
+    pub who: WhoCache,
     /// Page views answered from memory, and those that asked the database.
     hits: AtomicU64,
     misses: AtomicU64,
@@ -135,10 +135,10 @@ pub struct CachedPage {
 impl PageCache {
     pub fn new(changes: Changes, cap_bytes: usize) -> Self {
         Self {
-            changes,
+            changes: changes.clone(),
             cap: cap_bytes,
             inner: Mutex::new(Inner::default()),
-            who: WhoCache::default(),
+            who: WhoCache::new(changes, cap_bytes > 0),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             emptied: AtomicU64::new(0),
@@ -189,49 +189,6 @@ impl PageCache {
         Some(inner)
     }
 
-    /// The moment a look-up of who a session belongs to starts: read it first.
-    pub fn sessions_epoch(&self) -> Option<u64> {
-        self.changes.sessions_epoch().filter(|_| self.cap > 0)
-    }
-
-    /// The moment a look-up of who an API token belongs to starts: read it
-    /// first.
-    pub fn accounts_epoch(&self) -> Option<u64> {
-        self.changes.accounts_epoch().filter(|_| self.cap > 0)
-    }
-
-    /// The session of `token`, if known live and needing no write at `now`.
-    fn live(&self, token: &str, now: i64) -> Option<Live> {
-        let key = accounts::session_key(token)?;
-        let live = self.who.session(self.sessions_epoch()?, &key)?;
-        accounts::live_without_write(&live, now).then_some(live)
-    }
-
-    /// The user of a session token, if its session is known live and needs no
-    /// write now.
-    pub fn user(&self, token: &str, now: i64) -> Option<User> {
-        self.who
-            .counted(self.live(token, now).map(|live| live.user))
-    }
-
-    /// The user of an API token, if known and its use needs no write now.
-    pub fn token_user(&self, token: &str, now: i64) -> Option<User> {
-        let known = accounts::tokens::token_key(token)
-            .and_then(|key| self.who.token_user(self.accounts_epoch()?, &key, now));
-        self.who.counted(known)
-    }
-
-    /// Keeps an API token's holder, read after `read_at` (`accounts_epoch`).
-    pub fn keep_token(&self, read_at: Option<u64>, token: &str, holder: &Holder) {
-        if let (Some(read_at), Some(now), Some(key)) = (
-            read_at,
-            self.accounts_epoch(),
-            accounts::tokens::token_key(token),
-        ) {
-            self.who.keep_token((read_at, now), key, holder);
-        }
-    }
-
     /// The session's user and the page `id` as that user sees it, both known,
     /// with the session's CSRF token `csrf` in its forms.
     pub fn page_view(
@@ -258,7 +215,7 @@ impl PageCache {
         now: i64,
         csrf: &str,
     ) -> Option<(User, CachedPage)> {
-        let user = self.live(token, now)?.user;
+        let user = self.who.live(token, now)?.user;
         let page = self
             .current()?
             .pages
@@ -343,15 +300,6 @@ impl PageCache {
     pub fn keep_any_comments(&self, epoch: Option<u64>, any: bool) {
         if let Some(mut inner) = self.current().filter(|i| Some(i.epoch) == epoch) {
             inner.comments = Some(any);
-        }
-    }
-
-    /// Keeps a session read after `read_at` (`sessions_epoch`) was taken.
-    pub fn keep_session(&self, read_at: Option<u64>, token: &str, live: &Live) {
-        if let (Some(read_at), Some(now), Some(key)) =
-            (read_at, self.sessions_epoch(), accounts::session_key(token))
-        {
-            self.who.keep_session((read_at, now), key, live);
         }
     }
 

@@ -15,13 +15,16 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::Changes;
 use crate::accounts::{self, Live, User, tokens::Holder};
 
 /// Sessions and tokens kept at most, each; past this they are all let go.
 const MOST: usize = 50_000;
 
-#[derive(Default)]
 pub struct WhoCache {
+    changes: Changes,
+    /// Anything may be kept (the page cache is on).
+    on: bool,
     /// Sessions by their token's hash.
     sessions: Kept<Live>,
     /// API tokens' holders by the token's hash.
@@ -34,13 +37,11 @@ pub struct WhoCache {
 /// Values read under one value of a counter, by key.
 struct Kept<V>(Mutex<(u64, HashMap<Vec<u8>, V>)>);
 
-impl<V> Default for Kept<V> {
-    fn default() -> Self {
+impl<V: Clone> Kept<V> {
+    fn new() -> Self {
         Self(Mutex::new((0, HashMap::new())))
     }
-}
 
-impl<V: Clone> Kept<V> {
     /// The value of `key`, if kept under `epoch` (the counter now).
     fn get(&self, epoch: u64, key: &[u8]) -> Option<V> {
         let mut kept = self.0.lock().ok()?;
@@ -50,9 +51,12 @@ impl<V: Clone> Kept<V> {
         kept.1.get(key).cloned()
     }
 
-    /// Keeps a value read after `read_at` was the counter, if it still is
-    /// (`now` is the counter now).
-    fn keep(&self, (read_at, now): (u64, u64), key: Vec<u8>, value: &V) {
+    /// Keeps a value read while the counter was `read_at`, if it still is
+    /// (`now`).
+    fn keep(&self, read_at: Option<u64>, now: Option<u64>, key: Option<Vec<u8>>, value: &V) {
+        let (Some(read_at), Some(now), Some(key)) = (read_at, now, key) else {
+            return;
+        };
         let Ok(mut kept) = self.0.lock() else {
             return;
         };
@@ -70,8 +74,68 @@ impl<V: Clone> Kept<V> {
 }
 
 impl WhoCache {
+    /// Kept under `changes`' counters; nothing is kept unless `on`.
+    pub fn new(changes: Changes, on: bool) -> Self {
+        Self {
+            changes,
+            on,
+            sessions: Kept::new(),
+            tokens: Kept::new(),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        }
+    }
+
+    /// The moment a look-up of who a session belongs to starts: read it first.
+    pub fn sessions_epoch(&self) -> Option<u64> {
+        self.changes.sessions_epoch().filter(|_| self.on)
+    }
+
+    /// The moment a look-up of who an API token belongs to starts: read it
+    /// first.
+    pub fn accounts_epoch(&self) -> Option<u64> {
+        self.changes.accounts_epoch().filter(|_| self.on)
+    }
+
+    /// The session of `token`, if known live and needing no write at `now`.
+    pub fn live(&self, token: &str, now: i64) -> Option<Live> {
+        let key = accounts::session_key(token)?;
+        let live = self.sessions.get(self.sessions_epoch()?, &key)?;
+        accounts::live_without_write(&live, now).then_some(live)
+    }
+
+    /// The user of a session token, if its session is known live and needs
+    /// no write now.
+    pub fn user(&self, token: &str, now: i64) -> Option<User> {
+        self.counted(self.live(token, now).map(|live| live.user))
+    }
+
+    /// The user of an API token, if known and its use needs no write now.
+    pub fn token_user(&self, token: &str, now: i64) -> Option<User> {
+        let holder = accounts::tokens::token_key(token)
+            .and_then(|key| self.tokens.get(self.accounts_epoch()?, &key));
+        let user = holder.and_then(|h| {
+            accounts::tokens::used_without_write(h.last_used_at, now).then_some(h.user)
+        });
+        self.counted(user)
+    }
+
+    /// Keeps a session read after `read_at` (`sessions_epoch`).
+    pub fn keep_session(&self, read_at: Option<u64>, token: &str, live: &Live) {
+        let key = accounts::session_key(token);
+        self.sessions
+            .keep(read_at, self.sessions_epoch(), key, live);
+    }
+
+    /// Keeps an API token's holder read after `read_at` (`accounts_epoch`).
+    pub fn keep_token(&self, read_at: Option<u64>, token: &str, holder: &Holder) {
+        let key = accounts::tokens::token_key(token);
+        self.tokens
+            .keep(read_at, self.accounts_epoch(), key, holder);
+    }
+
     /// Counts a look-up that was (`Some`) or was not answered from memory.
-    pub fn counted<T>(&self, found: Option<T>) -> Option<T> {
+    fn counted<T>(&self, found: Option<T>) -> Option<T> {
         let counter = if found.is_some() {
             &self.hits
         } else {
@@ -87,27 +151,5 @@ impl WhoCache {
             self.hits.load(Ordering::Relaxed),
             self.misses.load(Ordering::Relaxed),
         )
-    }
-
-    /// The session `key` as last read, if kept under `epoch`.
-    pub fn session(&self, epoch: u64, key: &[u8]) -> Option<Live> {
-        self.sessions.get(epoch, key)
-    }
-
-    /// Keeps a session read while the sessions counter was `read_at`.
-    pub fn keep_session(&self, epochs: (u64, u64), key: Vec<u8>, live: &Live) {
-        self.sessions.keep(epochs, key, live);
-    }
-
-    /// The user of the API token `key` at `now` (ms), if kept under `epoch`
-    /// and its use needs no writing down.
-    pub fn token_user(&self, epoch: u64, key: &[u8], now: i64) -> Option<User> {
-        let holder = self.tokens.get(epoch, key)?;
-        accounts::tokens::used_without_write(holder.last_used_at, now).then_some(holder.user)
-    }
-
-    /// Keeps a token's holder read while the accounts counter was `read_at`.
-    pub fn keep_token(&self, epochs: (u64, u64), key: Vec<u8>, holder: &Holder) {
-        self.tokens.keep(epochs, key, holder);
     }
 }

@@ -196,13 +196,13 @@ fn from_here(req: &ServiceRequest) -> bool {
 /// The user of an API token: from the cache, or looked up and kept.
 async fn token_user(state: &AppState, token: &str) -> anyhow::Result<Option<accounts::User>> {
     let now = crate::documents::now_ms();
-    if let Some(user) = state.cache.token_user(token, now) {
+    if let Some(user) = state.cache.who.token_user(token, now) {
         return Ok(Some(user));
     }
-    let epoch = state.cache.accounts_epoch();
+    let epoch = state.cache.who.accounts_epoch();
     let holder = accounts::tokens::holder_of(&state.db, token).await?;
     Ok(holder.map(|holder| {
-        state.cache.keep_token(epoch, token, &holder);
+        state.cache.who.keep_token(epoch, token, &holder);
         holder.user
     }))
 }

@@ -34,15 +34,15 @@ async fn look_up(req: &HttpRequest) -> Result<Option<User>, AppError> {
 
 /// The user of a session token, if it names a live session.
 pub(super) async fn session_user(state: &AppState, token: &str) -> Result<Option<User>, AppError> {
-    if let Some(user) = state.cache.user(token, now_ms()) {
+    if let Some(user) = state.cache.who.user(token, now_ms()) {
         return Ok(Some(user));
     }
-    let epoch = state.cache.sessions_epoch();
+    let epoch = state.cache.who.sessions_epoch();
     let live = accounts::live_session(&state.db, token)
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
     Ok(live.map(|live| {
-        state.cache.keep_session(epoch, token, &live);
+        state.cache.who.keep_session(epoch, token, &live);
         live.user
     }))
 }
@@ -190,7 +190,7 @@ impl FromRequest for PageView {
                 });
             }
             let epoch = state.cache.epoch();
-            let sessions_epoch = state.cache.sessions_epoch();
+            let sessions_epoch = state.cache.who.sessions_epoch();
             let found = accounts::session_user_with_document(&state.db, cookie.value(), &id)
                 .await
                 .map_err(|e| AppError::Internal(e.into()))?;
@@ -199,6 +199,7 @@ impl FromRequest for PageView {
             };
             state
                 .cache
+                .who
                 .keep_session(sessions_epoch, cookie.value(), &live);
             let user = live.user;
             req.extensions_mut().insert(user.clone());
