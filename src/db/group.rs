@@ -160,27 +160,24 @@ pub(super) async fn begin_locked(
     // The notice tells every instance, at commit (never for a rollback), that
     // what it cached may be out of date (`db::changes`), and which of it
     // (`Touches::notice`).
-    let sql = match lock {
-        Lock::Exclusive => {
-            "SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked,
-                 (SELECT pg_notify('quire_changes', $2)) AS told"
-        }
-        Lock::Shared | Lock::Queue => {
-            "SELECT 1 FROM (SELECT pg_advisory_xact_lock_shared($1)) AS locked,
-                 (SELECT pg_notify('quire_changes', $2)) AS told"
-        }
+    let take = match lock {
+        Lock::Exclusive => "pg_advisory_xact_lock",
+        Lock::Shared | Lock::Queue => "pg_advisory_xact_lock_shared",
     };
-    super::query(sql)
-        .bind(super::WRITE_LOCK)
-        .bind(lock.touches().notice())
-        .execute(&tx)
-        .await?;
+    super::query(format!(
+        "SELECT 1 FROM (SELECT {take}($1)) AS locked,
+             (SELECT pg_notify('quire_changes', $2)) AS told"
+    ))
+    .bind(super::WRITE_LOCK)
+    .bind(lock.touches().notice())
+    .execute(&tx)
+    .await?;
     Ok(tx)
 }
 
 /// A queued write in a transaction of its own.
 async fn run_alone(db: &Db, write: &mut Box<dyn Queued>) -> Result<(), Error> {
-    let tx = db.begin_writing(Lock::Shared).await?;
+    let tx = db.begin_content_write().await?;
     write.run(&tx).await?;
     tx.commit().await
 }
@@ -189,7 +186,7 @@ async fn writer_task(db: Db, mut queue: mpsc::UnboundedReceiver<Box<dyn Queued>>
     while let Some(first) = queue.recv().await {
         let mut batch = vec![first];
         let together = async {
-            let tx = db.begin_writing(Lock::Shared).await?;
+            let tx = db.begin_content_write().await?;
             // Writes that queued while the writer was taken (the indexer holds
             // it for up to ~10 ms) or while this batch ran join it: they would
             // otherwise wait for its commit and then pay a transaction of their

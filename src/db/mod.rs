@@ -262,6 +262,13 @@ impl Db {
         self.begin_writing(group::Lock::Queue).await
     }
 
+    /// A write that changes documents' content only (saves, the search
+    /// indexing): `begin_write` on SQLite; beside other such writes on
+    /// PostgreSQL; caches of who is asking stay (`changes::Touches::Content`).
+    pub(in crate::db) async fn begin_content_write(&self) -> Result<WriteTx, Error> {
+        self.begin_writing(group::Lock::Shared).await
+    }
+
     async fn begin_writing(&self, lock: group::Lock) -> Result<WriteTx, Error> {
         let waited = std::time::Instant::now();
         let tx = match self.backend {

@@ -50,7 +50,7 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Er
     if any.is_none() {
         return Ok(0);
     }
-    let tx = db.begin_writing(crate::db::group::Lock::Shared).await?;
+    let tx = db.begin_content_write().await?;
     // Another instance's batch under way: it takes these saves too. Not
     // waited for while holding the write lock, which a writer wanting it
     // alone would queue every later save behind.

@@ -105,7 +105,7 @@ pub async fn index_batch(db: &Db, batch: Batch) -> Result<usize, Error> {
     if any.is_none() {
         return Ok(0);
     }
-    let tx = db.begin_writing(crate::db::group::Lock::Shared).await?;
+    let tx = db.begin_content_write().await?;
     let queued: Vec<(i64, i64)> = crate::db::query_as(
         "SELECT q.seq, coalesce(d.size, 0) FROM search_queue q
          LEFT JOIN documents d ON d.seq = q.seq ORDER BY q.seq LIMIT $1",
@@ -188,7 +188,7 @@ pub async fn merge(db: &Db, Batch(_, bytes): Batch) -> Result<(), Error> {
         // there was nothing to merge (the FTS5 documentation's test). Bounded,
         // in case an index keeps reporting work.
         for _ in 0..10_000 {
-            let tx = db.begin_writing(crate::db::group::Lock::Shared).await?;
+            let tx = db.begin_content_write().await?;
             let before: i64 = query_scalar("SELECT total_changes()")
                 .fetch_one(&*tx)
                 .await?;
