@@ -180,16 +180,25 @@ pub(super) async fn begin_locked(
             .execute(&tx)
             .await?;
     }
-    // The notice tells every instance, at commit (never for a rollback), that
-    // what it cached may be out of date (`db::changes`), and which of it
-    // (`Touches::notice`).
     let take = match lock {
         Lock::Exclusive => "pg_advisory_xact_lock",
         Lock::Shared | Lock::Queue => "pg_advisory_xact_lock_shared",
     };
+    let locked = format!("SELECT 1 FROM (SELECT {take}($1)) AS locked");
+    if let Lock::Queue = lock {
+        // Its notice is sent as it commits (`WriteTx::tell_at_commit`).
+        super::query(locked)
+            .bind(super::WRITE_LOCK)
+            .execute(&tx)
+            .await?;
+        return Ok(tx);
+    }
+    // The notice tells every instance, at commit (never for a rollback), that
+    // what it cached may be out of date (`db::changes`), and which of it
+    // (`Touches::notice`).
     super::query(format!(
-        "SELECT 1 FROM (SELECT {take}($1)) AS locked,
-             (SELECT pg_notify('quire_changes', $2)) AS told"
+        "{locked}, (SELECT pg_notify('{}', $2)) AS told",
+        super::changes::CHANNEL
     ))
     .bind(super::WRITE_LOCK)
     .bind(lock.touches().notice())

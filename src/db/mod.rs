@@ -286,13 +286,17 @@ impl Db {
         if let Err(e) = &tx {
             self.health.record(Some(e));
         }
-        Ok(WriteTx::write(
+        let tx = WriteTx::write(
             tx?,
             self.health.clone(),
             self.search.clone(),
             self.changes.clone(),
             lock.touches(),
-        ))
+        );
+        Ok(match (self.backend, lock) {
+            (Backend::Postgres, group::Lock::Queue) => tx.tell_at_commit(),
+            _ => tx,
+        })
     }
 
     /// After many rows arrived at once (import, seed): fresh statistics, so the

@@ -88,6 +88,9 @@ struct Pending {
     changes: Option<super::changes::Changes>,
     /// What the transaction may change, for the caches (`db::changes`).
     touches: Touches,
+    /// PostgreSQL: its commit is told to every instance (`changes::CHANNEL`)
+    /// as it commits, with what it turned out to touch, not when it began.
+    tell_at_commit: bool,
 }
 
 impl Drop for Pending {
@@ -116,8 +119,16 @@ impl WriteTx {
                 search: Some(search),
                 changes: Some(changes),
                 touches,
+                tell_at_commit: false,
             },
         }
+    }
+
+    /// Tells every PostgreSQL instance of the commit as it commits (the
+    /// notifier's batches, which know only then whether they made a notice).
+    pub(super) fn tell_at_commit(mut self) -> Self {
+        self.pending.tell_at_commit = true;
+        self
     }
 
     /// A read-only transaction: says nothing about the disk.
@@ -130,12 +141,30 @@ impl WriteTx {
                 search: None,
                 changes: None,
                 touches: Touches::Content,
+                tell_at_commit: false,
             },
+        }
+    }
+
+    /// A notifier's write that made no unread notice and changed none (a
+    /// batch that told nobody, the tidy that forgets read ones): its commit
+    /// leaves the caches of who is asking alone (`Touches::Content`), as the
+    /// saves it told of did. Narrows, never widens.
+    pub fn left_unread_alone(&mut self) {
+        if self.pending.touches == Touches::Notices {
+            self.pending.touches = Touches::Content;
         }
     }
 
     pub async fn commit(self) -> Result<(), Error> {
         let Self { inner, mut pending } = self;
+        if pending.tell_at_commit {
+            query("SELECT 1 FROM (SELECT pg_notify($1, $2)) AS told")
+                .bind(super::changes::CHANNEL)
+                .bind(pending.touches.notice())
+                .execute(&inner)
+                .await?;
+        }
         pending.armed = false;
         let outcome = inner.commit().await;
         if let Some(changes) = &pending.changes {

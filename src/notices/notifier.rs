@@ -58,11 +58,12 @@ pub async fn run(db: Db, base: String) {
 }
 
 async fn forget_old(db: &Db, now: i64) -> Result<(), Error> {
-    // Read notices and presence only, as a batch would: who is asking stays
-    // known (`db::changes::Touches::Notices`).
-    let tx = db.begin_queue_write().await?;
+    // Read notices and presence only: who is asking (with their count of
+    // unread notices) stays known.
+    let mut tx = db.begin_queue_write().await?;
     inbox::forget_read(&*tx, now - KEEP_READ_MS).await?;
     crate::db::notices::presence::forget(&*tx, now - 3600 * 1000).await?;
+    tx.left_unread_alone();
     tx.commit().await
 }
 
@@ -85,6 +86,11 @@ pub async fn tell_waiting_with(db: &Db, base: &str) -> Result<usize, Error> {
     let Err(e) = told else {
         let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
         queue::done(&*tx, &ids).await?;
+        let mut tx = tx;
+        if matches!(told, Ok(0)) {
+            // Saves nobody else watches: whoever is asking stays known.
+            tx.left_unread_alone();
+        }
         tx.commit().await?;
         return Ok(batch.len());
     };
@@ -113,8 +119,10 @@ pub async fn tell_waiting_with(db: &Db, base: &str) -> Result<usize, Error> {
 /// Tells a batch in order, the revisions of each document between two other
 /// changes together (ten saves of one page are one statement per author, not
 /// ten): a share told after a save must not make its save reach the new reader.
-async fn tell_all(ex: &impl Conn, batch: &[Queued], at: (&str, i64)) -> Result<(), Error> {
+/// How many notices it made or gathered into.
+async fn tell_all(ex: &impl Conn, batch: &[Queued], at: (&str, i64)) -> Result<u64, Error> {
     let now = at.1;
+    let mut made = 0;
     let mut saved: BTreeMap<i64, (i64, i64)> = BTreeMap::new();
     for change in batch {
         if let ("rev", Some(doc), Some(rev)) = (change.kind.as_str(), change.doc_seq, change.rev) {
@@ -123,20 +131,20 @@ async fn tell_all(ex: &impl Conn, batch: &[Queued], at: (&str, i64)) -> Result<(
             continue;
         }
         for (doc, range) in std::mem::take(&mut saved) {
-            revisions(ex, doc, range, at).await?;
+            made += revisions(ex, doc, range, at).await?;
         }
-        match (change.kind.as_str(), change.doc_seq, change.space_id) {
+        made += match (change.kind.as_str(), change.doc_seq, change.space_id) {
             ("share", Some(doc), _) => shared(ex, change, doc, now).await?,
             ("space", _, Some(space)) => joined(ex, change, space, now).await?,
             ("comment", Some(doc), _) => commented(ex, change, doc, at).await?,
             ("event", doc, _) => happened(ex, change, doc, at).await?,
-            _ => {}
-        }
+            _ => 0,
+        };
     }
     for (doc, range) in saved {
-        revisions(ex, doc, range, at).await?;
+        made += revisions(ex, doc, range, at).await?;
     }
-    Ok(())
+    Ok(made)
 }
 
 /// A document's other event (trashed, restored, moved, deleted): hooks are told.
@@ -145,21 +153,21 @@ async fn happened(
     change: &Queued,
     doc: Option<i64>,
     at: (&str, i64),
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     let Some(detail) = change.detail.as_deref() else {
-        return Ok(());
+        return Ok(0);
     };
     let detail: crate::webhooks::events::Detail = match serde_json::from_str(detail) {
         Ok(d) => d,
         Err(e) => {
             tracing::error!(error = %e, detail, "a queued event could not be read; it is dropped");
-            return Ok(());
+            return Ok(0);
         }
     };
     let actor = actor_name(ex, change).await?;
     crate::webhooks::events::happened(ex, doc, &detail, actor.as_deref(), at).await?;
     if let (Some(doc), Some(sid)) = (doc, detail.suggestion) {
-        suggestion(
+        return suggestion(
             ex,
             change,
             (doc, sid),
@@ -167,9 +175,9 @@ async fn happened(
             actor.as_deref(),
             at.1,
         )
-        .await?;
+        .await;
     }
-    Ok(())
+    Ok(0)
 }
 
 /// A suggested edit opened (its editors watching are told) or decided (its
@@ -181,9 +189,9 @@ async fn suggestion(
     event: &str,
     actor: Option<&str>,
     now: i64,
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     let Some(s) = crate::db::suggestions::by_id(ex, sid).await? else {
-        return Ok(());
+        return Ok(0);
     };
     let kind = match event {
         "suggestion.opened" => {
@@ -192,17 +200,17 @@ async fn suggestion(
         }
         "suggestion.accepted" => "suggestion_accepted",
         "suggestion.declined" => "suggestion_declined",
-        _ => return Ok(()),
+        _ => return Ok(0),
     };
     let Some(author) = s.author_id.filter(|a| Some(*a) != change.actor_id) else {
-        return Ok(());
+        return Ok(0);
     };
     if let Some((_, access, _)) = fan_out::access_of(ex, doc, &[author]).await?.first()
         && access.may_read()
     {
-        fan_out::tell_document(ex, author, kind, doc, actor, Some(sid), now).await?;
+        return fan_out::tell_document(ex, author, kind, doc, actor, Some(sid), now).await;
     }
-    Ok(())
+    Ok(0)
 }
 
 /// Revisions `first` to `last` of a document: each author watches it (unless
@@ -214,15 +222,16 @@ async fn revisions(
     doc: i64,
     range: (i64, i64),
     at: (&str, i64),
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     let now = at.1;
     let Some(facts) = fan_out::document(ex, doc).await? else {
-        return Ok(());
+        return Ok(0);
     };
     if facts.deleted {
-        return Ok(());
+        return Ok(0);
     }
     let saves = fan_out::authors(ex, doc, range).await?;
+    let mut made = 0;
     let mut watching_now: Vec<i64> = Vec::new();
     for s in &saves {
         if let Some(id) = s.author_id
@@ -242,7 +251,7 @@ async fn revisions(
             .count();
         let (first, last) = (&saves[i], &saves[i + run - 1]);
         let by = (first.author.as_deref(), first.author_id);
-        fan_out::tell_watchers(
+        made += fan_out::tell_watchers(
             ex,
             "edited",
             doc,
@@ -255,31 +264,33 @@ async fn revisions(
         i += run;
     }
     let Some(last) = saves.last() else {
-        return Ok(());
+        return Ok(0);
     };
     if facts.has_at {
-        mentions(ex, doc, last, now).await?;
+        made += mentions(ex, doc, last, now).await?;
     }
-    Ok(())
+    Ok(made)
 }
 
 /// Everyone the document's text mentions, who may read it and was never told
 /// of a mention in it, is told (as of revision `last`).
-async fn mentions(ex: &impl Conn, doc: i64, last: &fan_out::Saved, now: i64) -> Result<(), Error> {
+async fn mentions(ex: &impl Conn, doc: i64, last: &fan_out::Saved, now: i64) -> Result<u64, Error> {
     let body = fan_out::body(ex, doc).await?.unwrap_or_default();
     let mut named = fan_out::people_named(ex, &mentions::names(&body)).await?;
     named.retain(|id| Some(*id) != last.author_id);
     let author = last.author.as_deref();
+    let mut made = 0;
     for (user, access, watch_own) in fan_out::access_of(ex, doc, &named).await? {
         if !access.may_read() || fan_out::mentioned_before(ex, user, doc).await? {
             continue;
         }
-        fan_out::tell_document(ex, user, "mentioned", doc, author, Some(last.rev), now).await?;
+        made +=
+            fan_out::tell_document(ex, user, "mentioned", doc, author, Some(last.rev), now).await?;
         if watch_own {
             fan_out::watch_unless_said(ex, doc, user, now).await?;
         }
     }
-    Ok(())
+    Ok(made)
 }
 
 /// A comment written: its author watches the document (unless they turned
@@ -290,20 +301,20 @@ async fn commented(
     change: &Queued,
     doc: i64,
     at: (&str, i64),
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     let now = at.1;
     let Some(facts) = fan_out::document(ex, doc).await? else {
-        return Ok(());
+        return Ok(0);
     };
     let comment = match change.comment_id {
         Some(id) => crate::db::comments::by_id(ex, id).await?,
         None => None,
     };
     let Some(comment) = comment.filter(|c| c.deleted_at.is_none()) else {
-        return Ok(());
+        return Ok(0);
     };
     if facts.deleted {
-        return Ok(());
+        return Ok(0);
     }
     let author = Some(comment.author.as_str());
     if let Some(id) = change.actor_id
@@ -312,17 +323,19 @@ async fn commented(
         fan_out::watch_unless_said(ex, doc, id, now).await?;
     }
     let one = (comment.id, comment.id, 1);
-    fan_out::tell_watchers(ex, "commented", doc, (author, change.actor_id), one, now).await?;
+    let mut made =
+        fan_out::tell_watchers(ex, "commented", doc, (author, change.actor_id), one, now).await?;
     crate::webhooks::events::commented(ex, doc, &comment, at).await?;
     let mut named = fan_out::people_named(ex, &mentions::names(&comment.body)).await?;
     named.retain(|id| Some(*id) != change.actor_id);
     for (user, access, _) in fan_out::access_of(ex, doc, &named).await? {
         if access.may_read() {
             let at = Some(comment.id);
-            fan_out::tell_document(ex, user, "comment_mention", doc, author, at, now).await?;
+            made +=
+                fan_out::tell_document(ex, user, "comment_mention", doc, author, at, now).await?;
         }
     }
-    Ok(())
+    Ok(made)
 }
 
 /// The people a share or a membership is for: the person, or the group's members.
@@ -345,27 +358,30 @@ async fn actor_name(ex: &impl Conn, change: &Queued) -> Result<Option<String>, E
 
 /// A document shared with a person or a group: each who may read it now is
 /// told, and watches it from then on (unless they turned that off).
-async fn shared(ex: &impl Conn, change: &Queued, doc: i64, now: i64) -> Result<(), Error> {
+async fn shared(ex: &impl Conn, change: &Queued, doc: i64, now: i64) -> Result<u64, Error> {
     let people = people(ex, change).await?;
     let actor = actor_name(ex, change).await?;
+    let mut made = 0;
     for (user, access, watch_own) in fan_out::access_of(ex, doc, &people).await? {
         if !access.may_read() {
             continue;
         }
-        fan_out::tell_document(ex, user, "shared", doc, actor.as_deref(), None, now).await?;
+        made +=
+            fan_out::tell_document(ex, user, "shared", doc, actor.as_deref(), None, now).await?;
         if watch_own {
             fan_out::watch_unless_said(ex, doc, user, now).await?;
         }
     }
-    Ok(())
+    Ok(made)
 }
 
 /// A person or a group added to a space: each is told.
-async fn joined(ex: &impl Conn, change: &Queued, space: i64, now: i64) -> Result<(), Error> {
+async fn joined(ex: &impl Conn, change: &Queued, space: i64, now: i64) -> Result<u64, Error> {
     let people = people(ex, change).await?;
     let actor = actor_name(ex, change).await?;
+    let mut made = 0;
     for user in people {
-        fan_out::tell_space(ex, user, space, actor.as_deref(), now).await?;
+        made += fan_out::tell_space(ex, user, space, actor.as_deref(), now).await?;
     }
-    Ok(())
+    Ok(made)
 }

@@ -2,7 +2,8 @@
 //! (their saves, the search indexing and the notices they make change nothing
 //! it depends on); a revoked token, a disabled account or a signed-out
 //! session is refused on its very next request all the same, and a session
-//! known from memory shows a new notice in its header at once.
+//! known from memory shows a new notice in its header at once (and stays
+//! known across a notifier's batch that told nobody anything).
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -125,6 +126,36 @@ async fn a_known_token_of_a_disabled_account_is_refused_on_its_next_request() {
         .await;
     assert_eq!(res.status(), StatusCode::SEE_OTHER);
     assert_eq!(list(&app, &token).await, StatusCode::UNAUTHORIZED);
+}
+
+/// `bob.unread()` until his session is answered from memory.
+async fn session_known(app: &TestApp, bob: &Person) {
+    let before = known_from_memory(app).await;
+    for _ in 0..10 {
+        bob.unread().await;
+        if known_from_memory(app).await > before {
+            return;
+        }
+    }
+    panic!("the session was never known from memory");
+}
+
+#[tokio::test]
+async fn a_session_stays_known_while_others_save_what_nobody_is_told_of() {
+    let app = spawn_app().await;
+    let bob = Person::new(&app, "bob").await;
+    let alices = alice_token(&app).await;
+    session_known(&app, &bob).await;
+
+    // alice's own document: the notifier's batch tells nobody of her saves.
+    alice_saves(&app, &alices, 3).await;
+    let before = known_from_memory(&app).await;
+    assert_eq!(bob.unread().await, 0);
+    assert_eq!(
+        known_from_memory(&app).await,
+        before + 1,
+        "a notifier's batch that made no notice leaves who is signed in known"
+    );
 }
 
 #[tokio::test]

@@ -74,7 +74,8 @@ pub async fn authors(
 /// Tells everyone who watches document `doc_seq` (or its folder or space) and
 /// may read it now, except `author_id`, of `saves` changes of `kind` by
 /// `author` (saves up to revision `last`, or comments up to comment `last`),
-/// in one statement: an unread notice gathers them.
+/// in one statement: an unread notice gathers them. How many notices it made
+/// or gathered into.
 pub async fn tell_watchers(
     ex: &impl Conn,
     kind: &str,
@@ -82,7 +83,7 @@ pub async fn tell_watchers(
     (author, author_id): (Option<&str>, Option<i64>),
     (first, last, saves): (i64, i64, i64),
     now: i64,
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "INSERT INTO notices
@@ -111,8 +112,8 @@ pub async fn tell_watchers(
         // A suggested edit is for those who may decide it.
         .bind(if kind == "suggested" { 2i64 } else { 1 })
         .execute(ex)
-        .await?;
-    Ok(())
+        .await
+        .map(|done| done.rows_affected())
 }
 
 /// The people watching document `$1`, or its space or a folder it is in (or
@@ -199,7 +200,7 @@ pub async fn name_of(ex: &impl Conn, id: i64) -> Result<Option<String>, Error> {
 
 /// Tells `user` of a change of `kind` to document `doc_seq`: an unread notice
 /// of that kind about it gathers this one (one more, the last revision and
-/// the last actor), else a new one is made.
+/// the last actor), else a new one is made. 1, or 0 if neither.
 pub async fn tell_document(
     ex: &impl Conn,
     user: i64,
@@ -208,7 +209,7 @@ pub async fn tell_document(
     actor: Option<&str>,
     rev: Option<i64>,
     now: i64,
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     crate::db::query(
         "INSERT INTO notices
              (user_id, kind, doc_seq, actor, first_rev, last_rev, count, created_at, updated_at)
@@ -225,8 +226,8 @@ pub async fn tell_document(
     .bind(rev)
     .bind(now)
     .execute(ex)
-    .await?;
-    Ok(())
+    .await
+    .map(|done| done.rows_affected())
 }
 
 /// Whether `user` was ever told they are mentioned in `doc_seq`.
@@ -241,14 +242,15 @@ pub async fn mentioned_before(ex: &impl Conn, user: i64, doc_seq: i64) -> Result
     Ok(found.is_some())
 }
 
-/// Tells `user` that `actor` added them (or a group of theirs) to a space.
+/// Tells `user` that `actor` added them (or a group of theirs) to a space
+/// (1: the notice made).
 pub async fn tell_space(
     ex: &impl Conn,
     user: i64,
     space_id: i64,
     actor: Option<&str>,
     now: i64,
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     crate::db::query(
         "INSERT INTO notices (user_id, kind, space_id, actor, count, created_at, updated_at)
          VALUES ($1, 'space', $2, $3, 1, $4, $4)",
@@ -258,8 +260,8 @@ pub async fn tell_space(
     .bind(actor)
     .bind(now)
     .execute(ex)
-    .await?;
-    Ok(())
+    .await
+    .map(|done| done.rows_affected())
 }
 
 /// `user` watches `doc_seq`, unless they already said either way.
