@@ -11,7 +11,7 @@
 //! SQLite's thread and back, and on the shared runtime every trip back woke a
 //! worker, often the other one, which then looked for work to steal. On its
 //! own thread the trip back wakes that thread only (docs/PERFORMANCE.md,
-//! "The group commit on a thread of its own": 1.09× the saves).
+//! "The group commit on a thread of its own": 1.08× the saves).
 //!
 //! On PostgreSQL there is no writer task: each queued write is a transaction of
 //! its own, and holds quire's advisory lock *shared*. The writes queued here are
