@@ -79,15 +79,14 @@ pub async fn tell_waiting_with(db: &Db, base: &str) -> Result<usize, Error> {
     if !queue::any(db).await? {
         return Ok(0);
     }
-    let tx = db.begin_queue_write().await?;
+    let mut tx = db.begin_queue_write().await?;
     let batch = queue::take(&*tx, BATCH).await?;
     let now = now_ms();
     let told = tell_all(&*tx, &batch, (base, now)).await;
     let Err(e) = told else {
         let ids: Vec<i64> = batch.iter().map(|c| c.id).collect();
         queue::done(&*tx, &ids).await?;
-        let mut tx = tx;
-        if matches!(told, Ok(0)) {
+        if let Ok(0) = told {
             // Saves nobody else watches: whoever is asking stays known.
             tx.left_unread_alone();
         }
