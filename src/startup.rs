@@ -37,9 +37,6 @@ impl Application {
         let db = Db::open(&config).await?;
         tokio::spawn(crate::db::search::queue::run_indexer(db.clone()));
         db.start_group_commit();
-        db.checkpoint_beside_the_writer()
-            .await
-            .context("moving checkpoints beside the writer")?;
         db.watch_changes();
         tokio::spawn(crate::documents::rerender::redo_old_pages(db.clone()));
         let base = config.public_url.clone().unwrap_or_default();

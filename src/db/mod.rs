@@ -26,7 +26,6 @@ pub mod accounts;
 pub mod attachment_texts;
 mod audit_log;
 pub mod changes;
-mod checkpoints;
 pub mod comments;
 pub mod copy;
 pub mod documents;

@@ -6,7 +6,6 @@ mod attachment_text;
 mod attachments;
 mod attachments_remove;
 mod backup;
-mod checkpoints;
 mod comments;
 mod comments_kept;
 mod concurrency;
