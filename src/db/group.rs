@@ -163,6 +163,13 @@ impl Lock {
             Self::Queue => Touches::Notices,
         }
     }
+
+    /// Whether its change notice is sent as it commits (`WriteTx::tell_at_commit`)
+    /// rather than as it takes the lock: a notifier batch knows only at the
+    /// end whether it changed any notice.
+    pub(super) fn tells_at_commit(self) -> bool {
+        matches!(self, Self::Queue)
+    }
 }
 
 /// The advisory lock a notifier batch holds alone ("quirq" in ASCII).
@@ -185,8 +192,7 @@ pub(super) async fn begin_locked(
         Lock::Shared | Lock::Queue => "pg_advisory_xact_lock_shared",
     };
     let locked = format!("SELECT 1 FROM (SELECT {take}($1)) AS locked");
-    if let Lock::Queue = lock {
-        // Its notice is sent as it commits (`WriteTx::tell_at_commit`).
+    if lock.tells_at_commit() {
         super::query(locked)
             .bind(super::WRITE_LOCK)
             .execute(&tx)

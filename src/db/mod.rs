@@ -293,10 +293,12 @@ impl Db {
             self.changes.clone(),
             lock.touches(),
         );
-        Ok(match (self.backend, lock) {
-            (Backend::Postgres, group::Lock::Queue) => tx.tell_at_commit(),
-            _ => tx,
-        })
+        Ok(
+            match self.backend == Backend::Postgres && lock.tells_at_commit() {
+                true => tx.tell_at_commit(),
+                false => tx,
+            },
+        )
     }
 
     /// After many rows arrived at once (import, seed): fresh statistics, so the
