@@ -50,7 +50,8 @@ pub enum Touches {
     Everything,
     /// Notices, and the content below.
     Notices,
-    /// Documents' content, revisions, drafts and the search indexes only.
+    /// Documents' content and trash marks, revisions, drafts, the queue of
+    /// changes to tell, and the search indexes only.
     Content,
 }
 

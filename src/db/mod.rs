@@ -262,10 +262,10 @@ impl Db {
         self.begin_writing(group::Lock::Queue).await
     }
 
-    /// A write that changes documents' content only (saves, the search
-    /// indexing): `begin_write` on SQLite; beside other such writes on
-    /// PostgreSQL; caches of who is asking stay (`changes::Touches::Content`).
-    pub(in crate::db) async fn begin_content_write(&self) -> Result<WriteTx, Error> {
+    /// A write that changes documents' content only (saves, drafts, the trash
+    /// mark, the search indexing): `begin_write` on SQLite; beside other such
+    /// writes on PostgreSQL; who is asking stays known (`Touches::Content`).
+    pub async fn begin_content_write(&self) -> Result<WriteTx, Error> {
         self.begin_writing(group::Lock::Shared).await
     }
 

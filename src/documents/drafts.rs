@@ -32,7 +32,7 @@ pub async fn put(
     if chars > MAX_TITLE_CHARS {
         return Err(DocError::TitleTooLong { chars });
     }
-    let tx = db.begin_write().await?;
+    let tx = db.begin_content_write().await?;
     let doc = access::authorize(&*tx, id, actor.into(), Access::Edit).await?;
     if doc.deleted_at.is_some() {
         return Err(DocError::NotFound);
@@ -74,7 +74,7 @@ pub async fn offer(db: &Db, doc: &Document, actor: Actor<'_>) -> Result<Option<D
         return Ok(None);
     };
     if repeats(&draft, doc) {
-        let tx = db.begin_write().await?;
+        let tx = db.begin_content_write().await?;
         remove(&tx, doc.seq, actor.user_id).await?;
         tx.commit().await?;
         return Ok(None);
@@ -84,7 +84,7 @@ pub async fn offer(db: &Db, doc: &Document, actor: Actor<'_>) -> Result<Option<D
 
 /// Throws the user's draft away (the "Discard" button).
 pub async fn discard(db: &Db, id: &DocId, actor: Actor<'_>) -> Result<(), DocError> {
-    let tx = db.begin_write().await?;
+    let tx = db.begin_content_write().await?;
     let doc = access::authorize(&*tx, id, actor.into(), Access::Read).await?;
     remove(&tx, doc.seq, actor.user_id).await?;
     tx.commit().await?;

@@ -289,7 +289,7 @@ pub async fn fresh_html(db: &Db, mut doc: Document) -> Result<Document, DocError
 
 /// Moves a live document to the trash; it can be restored until the trash is emptied.
 pub async fn trash(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocError> {
-    let tx = db.begin_write().await?;
+    let tx = db.begin_content_write().await?;
     let doc = access::authorize(&*tx, id, actor, Access::Own).await?;
     if !store::set_deleted(&tx, id.as_str(), Some(now_ms())).await? {
         return Err(DocError::NotFound);
@@ -300,7 +300,7 @@ pub async fn trash(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocErro
 }
 
 pub async fn restore(db: &Db, id: &DocId, actor: Caller<'_>) -> Result<(), DocError> {
-    let tx = db.begin_write().await?;
+    let tx = db.begin_content_write().await?;
     let doc = access::authorize(&*tx, id, actor, Access::Own).await?;
     if !store::set_deleted(&tx, id.as_str(), None).await? {
         return Err(DocError::NotFound);

@@ -68,7 +68,7 @@ pub async fn put(
         tags: typed.tags.to_owned(),
         updated_at: now_ms(),
     };
-    let tx = db.begin_write().await?;
+    let tx = db.begin_content_write().await?;
     stored::put(&*tx, actor.user_id, &draft)
         .await
         .map_err(|e| {
@@ -100,7 +100,7 @@ pub async fn offers(db: &Db, actor: Actor<'_>) -> Result<Vec<NewDraft>, DocError
 
 /// Throws the writer's draft under `key` away (discarded, or made a document).
 pub async fn remove(db: &Db, actor: Actor<'_>, key: &str) -> Result<(), DocError> {
-    let tx = db.begin_write().await?;
+    let tx = db.begin_content_write().await?;
     stored::remove(&*tx, actor.user_id, key).await?;
     tx.commit().await?;
     Ok(())

@@ -2,8 +2,9 @@
 //! each as its look-up found it. Sessions are filed under the database's
 //! sessions counter and tokens under its accounts counter (`db::changes`):
 //! every commit moves both except those that change documents' content only
-//! (saves, new documents, search indexing), and the notifier's, which moves
-//! the sessions counter only (a session's look-up counts its unread notices).
+//! (saves, new documents, drafts, the trash, search indexing), and the
+//! notifier's, which moves the sessions counter only (a session's look-up
+//! counts its unread notices).
 //! So a sign-out, a revoked token, a disabled account or a change of groups
 //! empties it before the writer's caller is answered, while a busy hour of
 //! saves leaves it be. A session or token kept here is answered from memory

@@ -185,3 +185,30 @@ async fn a_known_session_shows_a_new_notice_and_ends_when_signed_out() {
     let (status, _) = bob.page("/account").await;
     assert_eq!(status, StatusCode::SEE_OTHER, "sent to sign in");
 }
+
+#[tokio::test]
+async fn a_session_stays_known_while_others_keep_drafts_and_trash_documents() {
+    let app = spawn_app().await;
+    let bob = Person::new(&app, "bob").await;
+    let id = app.create_document("Scratch", "v1").await;
+    session_known(&app, &bob).await;
+
+    // alice types (her editor keeps drafts), throws the document away and
+    // takes it back; she watches it alone, so nobody is told.
+    let (status, _) = crate::drafts::autosave(&app, &id, "Scratch", "v1 and more", "1").await;
+    assert_eq!(status, StatusCode::OK);
+    let res = app.post_form(&format!("/d/{id}/draft/discard"), &[]).await;
+    assert!(res.status().is_success() || res.status().is_redirection());
+    for step in ["delete", "restore"] {
+        let res = app.post_form(&format!("/d/{id}/{step}"), &[]).await;
+        assert_eq!(res.status(), StatusCode::SEE_OTHER, "{step}");
+    }
+    told(&app).await;
+    let before = known_from_memory(&app).await;
+    assert_eq!(bob.unread().await, 0);
+    assert_eq!(
+        known_from_memory(&app).await,
+        before + 1,
+        "drafts and the trash leave who is signed in known"
+    );
+}
