@@ -6,6 +6,7 @@ mod attachment_text;
 mod attachments;
 mod attachments_remove;
 mod backup;
+mod checkpoints;
 mod comments;
 mod comments_kept;
 mod concurrency;
