@@ -7,19 +7,6 @@ use crate::helpers::{on_postgres, spawn_app};
 
 const MIB: u64 = 1 << 20;
 
-/// About 160 KB of words no other document has.
-fn words(seed: u64) -> String {
-    let mut text = String::with_capacity(170_000);
-    let mut n = seed.wrapping_add(11);
-    while text.len() < 160_000 {
-        n = n
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        text.push_str(&format!("word{:x} ", n >> 36));
-    }
-    text
-}
-
 fn size(path: &std::path::Path) -> u64 {
     std::fs::metadata(path).map_or(0, |m| m.len())
 }
@@ -35,7 +22,8 @@ async fn under_many_saves_the_wal_stays_small_and_the_database_file_takes_what_w
     let wal = app.dir.path().join("quire.db-wal");
     let mut largest_wal = 0;
     for n in 0..60 {
-        let id = app.create_document(&format!("Notes {n}"), &words(n)).await;
+        let (_, body) = quire::seed::document(&mut quire::seed::Rng::new(n), 160_000);
+        let id = app.create_document(&format!("Notes {n}"), &body).await;
         assert!(!id.is_empty());
         largest_wal = largest_wal.max(size(&wal));
     }
