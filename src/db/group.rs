@@ -1,4 +1,4 @@
-//! Group commit (SQLite): saves that arrive while the writer is busy share one
+//! Group commit: saves that arrive while the writer is busy share one
 //! transaction. One task owns the writer; it takes every write waiting in its
 //! queue, runs them one after the other inside one `BEGIN IMMEDIATE` (with
 //! those that queued while it waited for the writer or ran the others), commits
@@ -13,16 +13,21 @@
 //! own thread the trip back wakes that thread only (docs/PERFORMANCE.md,
 //! "The group commit on a thread of its own": 1.08× the saves).
 //!
-//! On PostgreSQL there is no writer task: each queued write is a transaction of
-//! its own, and holds quire's advisory lock *shared*. The writes queued here are
-//! guarded single-row statements (a save `WHERE version = base`, a new row), so
-//! two of them on different documents run side by side, from one instance or
-//! several; two on the same document meet at its row lock, and the second finds
-//! the version moved and takes the careful path. The notifier's batches hold
-//! it shared too (`Db::begin_queue_write`: they claim queue rows with `SKIP
-//! LOCKED` and upsert), one batch at a time across instances, so changes are
-//! told in the order they were made. Every other write holds the lock exclusively
-//! (`Db::begin_write`), so it still runs alone.
+//! On PostgreSQL the same task batches the writes of its instance: one
+//! transaction, one `BEGIN`, one lock statement, one change notice and one
+//! `COMMIT` (one flush of PostgreSQL's log) for every write in the batch,
+//! where each write paid all of them before. The batch holds quire's advisory
+//! lock *shared*: the writes queued here are guarded single-row statements (a
+//! save `WHERE version = base`, a new row), so the batches of several
+//! instances run side by side; two that touch one document meet at its row
+//! lock, and the second finds the version moved and takes the careful path
+//! (if two instances' batches took two documents in opposite orders,
+//! PostgreSQL ends one of them as a deadlock and its writes run again, each
+//! alone). The notifier's batches hold it shared too (`Db::begin_queue_write`:
+//! they claim queue rows with `SKIP LOCKED` and upsert), one batch at a time
+//! across instances, so changes are told in the order they were made. Every
+//! other write holds the lock exclusively (`Db::begin_write`), so it still
+//! runs alone.
 //!
 //! A write that fails sinks nobody else's: the batch is rolled back and every
 //! write in it is run again in a transaction of its own, so each caller gets
@@ -77,14 +82,10 @@ impl<T: Send + 'static> Queued for Typed<T> {
 }
 
 impl Db {
-    /// Starts the writer task on its own thread (SQLite; a server calls this
-    /// once at start). It ends when the last handle on this database is
-    /// dropped. Without it, `write_grouped` runs each write in its own
-    /// transaction.
+    /// Starts the writer task on its own thread (a server calls this once at
+    /// start). It ends when the last handle on this database is dropped.
+    /// Without it, `write_grouped` runs each write in its own transaction.
     pub fn start_group_commit(&self) {
-        if self.backend != super::Backend::Sqlite {
-            return;
-        }
         let (send, receive) = mpsc::unbounded_channel();
         if self.group.0.set(send).is_err() {
             return;

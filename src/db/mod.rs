@@ -98,7 +98,7 @@ pub struct Db {
     path: Option<std::path::PathBuf>,
     /// SQLite: commits and the search indexer's progress behind them.
     pub search: search::queue::SearchQueue,
-    /// SQLite: the queue of writes that share transactions (group commit).
+    /// The queue of writes that share transactions (group commit).
     group: group::Group,
     /// Moves after every commit, for caches (`Db::watch_changes`).
     pub changes: changes::Changes,

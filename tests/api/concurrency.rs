@@ -1,7 +1,7 @@
 use futures::future::join_all;
 use reqwest::StatusCode;
 
-use crate::helpers::spawn_app;
+use crate::helpers::{PASSWORD, spawn_app};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn fifty_parallel_saves_to_different_documents_all_persist() {
@@ -49,4 +49,48 @@ async fn two_parallel_saves_of_one_version_one_wins_one_conflicts() {
         let (_, html) = app.get_text(&format!("/d/{id}")).await;
         assert!(html.contains("version 2"));
     }
+}
+
+/// Writes that wait for the writer together share one transaction; one that
+/// fails there (its owner's account deleted while it waited) gets its own
+/// error, and the others are written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_write_that_fails_in_a_shared_batch_sinks_nobody_else() {
+    use quire::documents::{self, Actor, Caller, DocError, Valid};
+    let app = spawn_app().await;
+    let user = |name: &'static str| quire::accounts::create_user(&app.db, name, PASSWORD, false);
+    let (stays, goes) = (user("stays").await.unwrap(), user("goes").await.unwrap());
+
+    // The writer is held, so every write below waits in its queue.
+    let held = app.db.begin_write().await.unwrap();
+    let writes: Vec<_> = (0..9)
+        .map(|i| {
+            let db = app.db.clone();
+            let (id, name) = match i {
+                4 => (goes.id, "goes"),
+                _ => (stays.id, "stays"),
+            };
+            tokio::spawn(async move {
+                let doc = Valid::parse(&format!("doc {i}"), "text", 1024).unwrap();
+                let actor = Caller::Person(Actor { user_id: id, name });
+                documents::create(&db, doc, actor).await
+            })
+        })
+        .collect();
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    quire::db::accounts::delete_to_heir(&held, goes.id, stays.id)
+        .await
+        .unwrap();
+    held.commit().await.unwrap();
+
+    let mut written = 0;
+    for (i, write) in writes.into_iter().enumerate() {
+        match (i, write.await.unwrap()) {
+            (4, Err(DocError::AccountGone)) => {}
+            (4, other) => panic!("the write of a deleted account: {:?}", other.map(|d| d.id)),
+            (_, Ok(_)) => written += 1,
+            (_, Err(e)) => panic!("write {i} sank with another's: {e:?}"),
+        }
+    }
+    assert_eq!(written, 8);
 }
