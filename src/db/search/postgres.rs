@@ -39,12 +39,31 @@ pub async fn queued(db: &Db) -> Result<i64, Error> {
     .await
 }
 
-/// Indexes a `batch` of queued documents in one transaction beside saves; how
-/// many. Only the queue rows it read are deleted, after the documents are read
-/// as they are now: a save committed in between has a row of its own and
-/// queues its document again.
-pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Error> {
-    let any: Option<i64> = query_scalar("SELECT id FROM search_queue LIMIT 1")
+/// The indexer's round (`queue::index_round`): the saves queued when it
+/// begins, that is the queue's rows up to its last id then.
+pub async fn index_round(db: &Db, batch: Batch) -> Result<usize, Error> {
+    let last: Option<i64> = query_scalar("SELECT max(id) FROM search_queue")
+        .fetch_one(&db.read)
+        .await?;
+    let Some(last) = last else {
+        return Ok(0);
+    };
+    let mut done = 0;
+    loop {
+        match index_batch(db, batch, last).await? {
+            0 => return Ok(done),
+            n => done += n,
+        }
+    }
+}
+
+/// Indexes a `batch` of the documents queued by rows up to `up_to` in one
+/// transaction beside saves; how many. Only the queue rows it read are
+/// deleted, after the documents are read as they are now: a save committed in
+/// between has a row of its own and queues its document again.
+pub async fn index_batch(db: &Db, Batch(most, bytes): Batch, up_to: i64) -> Result<usize, Error> {
+    let any: Option<i64> = query_scalar("SELECT id FROM search_queue WHERE id <= $1 LIMIT 1")
+        .bind(up_to)
         .fetch_optional(&db.read)
         .await?;
     if any.is_none() {
@@ -64,12 +83,13 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch) -> Result<usize, Er
     }
     let queued: Vec<(i64, String, i64)> = query_as(
         "SELECT q.seq, string_agg(q.id::text, ','), coalesce(max(d.size), 0)
-         FROM (SELECT id, seq FROM search_queue ORDER BY id LIMIT $2) AS q
+         FROM (SELECT id, seq FROM search_queue WHERE id <= $3 ORDER BY id LIMIT $2) AS q
          LEFT JOIN documents d ON d.seq = q.seq
          GROUP BY q.seq ORDER BY min(q.id) LIMIT $1",
     )
     .bind(most)
     .bind(LOOK_AT)
+    .bind(up_to)
     .fetch_all(&*tx)
     .await?;
     let queued = queued
