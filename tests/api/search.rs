@@ -305,12 +305,12 @@ async fn a_user_finds_their_old_documents_by_a_common_word_among_many_newer_ones
         .execute(&app.db.write)
         .await
         .unwrap();
-    if !on_postgres() {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        while quire::db::search::queue::queued(&app.db).await.unwrap() > 0 {
-            assert!(std::time::Instant::now() < deadline, "still indexing");
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
+    // Both engines index after the commit: the search is asked once the
+    // indexer has taken everything in.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while quire::db::search::queue::queued(&app.db).await.unwrap() > 0 {
+        assert!(std::time::Instant::now() < deadline, "still indexing");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 
     let address = app.address.clone();
