@@ -4,7 +4,7 @@
 //! bound as values.
 
 use super::Scope;
-use super::queue::{Batch, within};
+use super::queue::{Batch, batches};
 use crate::db::documents::visible;
 use crate::db::{Db, Error, query, query_as, query_scalar};
 
@@ -61,7 +61,7 @@ pub async fn index_round(db: &Db, batch: Batch) -> Result<usize, Error> {
 /// transaction beside saves; how many. Only the queue rows it read are
 /// deleted, after the documents are read as they are now: a save committed in
 /// between has a row of its own and queues its document again.
-pub async fn index_batch(db: &Db, Batch(most, bytes): Batch, up_to: i64) -> Result<usize, Error> {
+pub async fn index_batch(db: &Db, batch: Batch, up_to: i64) -> Result<usize, Error> {
     let any: Option<i64> = query_scalar("SELECT id FROM search_queue WHERE id <= $1 LIMIT 1")
         .bind(up_to)
         .fetch_optional(&db.read)
@@ -87,7 +87,7 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch, up_to: i64) -> Resu
          LEFT JOIN documents d ON d.seq = q.seq
          GROUP BY q.seq ORDER BY min(q.id) LIMIT $1",
     )
-    .bind(most)
+    .bind(batch.0)
     .bind(LOOK_AT)
     .bind(up_to)
     .fetch_all(&*tx)
@@ -95,8 +95,11 @@ pub async fn index_batch(db: &Db, Batch(most, bytes): Batch, up_to: i64) -> Resu
     let queued = queued
         .into_iter()
         .map(|(seq, ids, size)| ((seq, ids), size));
-    let (seqs, ids): (Vec<String>, Vec<String>) = within(queued.collect(), bytes)
-        .map(|((seq, ids), _)| (seq.to_string(), ids))
+    let first = batches(queued.collect(), batch).into_iter().next();
+    let (seqs, ids): (Vec<String>, Vec<String>) = first
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(seq, ids)| (seq.to_string(), ids))
         .unzip();
     if seqs.is_empty() {
         tx.rollback().await?;

@@ -97,7 +97,6 @@ pub async fn index_batch(db: &Db, batch: Batch) -> Result<usize, Error> {
     if db.backend == Backend::Postgres {
         return super::postgres::index_batch(db, batch, i64::MAX).await;
     }
-    let Batch(most, bytes) = batch;
     // Looked up on a reader first: an empty queue never takes the writer.
     let any: Option<i64> = query_scalar("SELECT seq FROM search_queue LIMIT 1")
         .fetch_optional(&db.read)
@@ -110,10 +109,13 @@ pub async fn index_batch(db: &Db, batch: Batch) -> Result<usize, Error> {
         "SELECT q.seq, coalesce(d.size, 0) FROM search_queue q
          LEFT JOIN documents d ON d.seq = q.seq ORDER BY q.seq LIMIT $1",
     )
-    .bind(most)
+    .bind(batch.0)
     .fetch_all(&*tx)
     .await?;
-    let seqs: Vec<i64> = within(queued, bytes).map(|(seq, _)| seq).collect();
+    let seqs = batches(queued, batch)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
     if seqs.is_empty() {
         tx.rollback().await?;
         return Ok(0);
@@ -133,24 +135,14 @@ async fn index_round(db: &Db, batch: Batch) -> Result<usize, Error> {
     if db.backend == Backend::Postgres {
         return super::postgres::index_round(db, batch).await;
     }
-    let Batch(most, bytes) = batch;
     let queued: Vec<(i64, i64)> = crate::db::query_as(
         "SELECT q.seq, coalesce(d.size, 0) FROM search_queue q
          LEFT JOIN documents d ON d.seq = q.seq ORDER BY q.seq",
     )
     .fetch_all(&db.read)
     .await?;
-    let (mut done, mut seqs, mut taken) = (0, Vec::new(), 0);
-    for (seq, size) in queued {
-        // As `within`: the first of a batch, and more while they fit.
-        if !seqs.is_empty() && (seqs.len() as i64 >= most || taken + size.max(1) > bytes) {
-            done += index_seqs(db.begin_content_write().await?, &seqs).await?;
-            (seqs, taken) = (Vec::new(), 0);
-        }
-        seqs.push(seq);
-        taken += size.max(1);
-    }
-    if !seqs.is_empty() {
+    let mut done = 0;
+    for seqs in batches(queued, batch) {
         done += index_seqs(db.begin_content_write().await?, &seqs).await?;
     }
     Ok(done)
@@ -183,14 +175,24 @@ async fn index_seqs(tx: crate::db::WriteTx, seqs: &[i64]) -> Result<usize, Error
     Ok(seqs.len())
 }
 
-/// The first of `queued` (anything, size) and as many more as fit in `bytes`.
-pub(super) fn within<T>(queued: Vec<(T, i64)>, bytes: i64) -> impl Iterator<Item = (T, i64)> {
-    let mut total = 0;
-    queued.into_iter().take_while(move |(_, size)| {
-        let first = total == 0;
-        total += (*size).max(1);
-        first || total <= bytes
-    })
+/// `queued` (anything, size) cut into batches: each takes the next one and
+/// as many more as fit in `batch`'s count and bytes.
+pub(super) fn batches<T>(queued: Vec<(T, i64)>, Batch(most, bytes): Batch) -> Vec<Vec<T>> {
+    let (mut all, mut taken): (Vec<Vec<T>>, i64) = (Vec::new(), 0);
+    for (item, size) in queued {
+        let size = size.max(1);
+        match all.last_mut() {
+            Some(last) if (last.len() as i64) < most && taken + size <= bytes => {
+                last.push(item);
+                taken += size;
+            }
+            _ => {
+                all.push(vec![item]);
+                taken = size;
+            }
+        }
+    }
+    all
 }
 
 /// Indexes everything queued, `batch` documents a transaction, calling
@@ -351,5 +353,18 @@ async fn shared_caught_up(db: &Db, mut indexed: watch::Receiver<u64>) -> Result<
         }
         let next = until.min(now + Duration::from_millis(50));
         let _ = tokio::time::timeout_at(next, indexed.changed()).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Batch, batches};
+
+    #[test]
+    fn batches_keep_to_their_count_and_bytes_and_take_a_large_one_alone() {
+        let sizes = [40, 50, 20, 300, 0, 10, 10, 10];
+        let queued = sizes.iter().copied().enumerate().collect();
+        let cut = batches(queued, Batch(3, 100));
+        assert_eq!(cut, vec![vec![0, 1], vec![2], vec![3], vec![4, 5, 6], vec![7]]);
     }
 }
