@@ -94,3 +94,56 @@ async fn a_write_that_fails_in_a_shared_batch_sinks_nobody_else() {
     }
     assert_eq!(written, 8);
 }
+
+/// A save let in while the person could edit, then queued behind the writer
+/// while their right to edit was taken away, writes nothing: the right is
+/// checked again by the write itself, in the transaction it shares.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_save_queued_while_the_right_to_edit_is_taken_away_writes_nothing() {
+    use quire::documents::{self, Actor, Caller, DocId, InSpace, OnStale, Valid};
+    let app = spawn_app().await;
+    let user = |name: &'static str| quire::accounts::create_user(&app.db, name, PASSWORD, false);
+    let (owner, bob) = (user("owner").await.unwrap(), user("bob").await.unwrap());
+    let as_owner = Caller::Person(Actor {
+        user_id: owner.id,
+        name: "owner",
+    });
+    let doc = Valid::parse("Shared", "the first text", 1024).unwrap();
+    // In the owner's personal space: only the document's own setting lets bob in.
+    let doc = documents::create_in(&app.db, doc, as_owner, Some(InSpace::Personal))
+        .await
+        .unwrap();
+    quire::db::documents::shares::set_visibility(&app.db.write, doc.seq, "edit")
+        .await
+        .unwrap();
+
+    // Bob's save is let in (anyone may edit), then waits for the writer.
+    let held = app.db.begin_write().await.unwrap();
+    let save = {
+        let (db, id) = (app.db.clone(), DocId::parse(&doc.id).unwrap());
+        tokio::spawn(async move {
+            let text = Valid::parse("Shared", "bob's text", 1024).unwrap();
+            let as_bob = Caller::Person(Actor {
+                user_id: bob.id,
+                name: "bob",
+            });
+            documents::save(&db, &id, 1, text, OnStale::Merge { cap: 1024 }, as_bob).await
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    quire::db::documents::shares::set_visibility(&held, doc.seq, "read")
+        .await
+        .unwrap();
+    held.commit().await.unwrap();
+
+    let saved = save.await.unwrap();
+    assert!(
+        saved.is_err(),
+        "bob's save was written: {:?}",
+        saved.map(|s| s.doc.version)
+    );
+    let now = documents::get(&app.db, &DocId::parse(&doc.id).unwrap(), as_owner)
+        .await
+        .unwrap();
+    assert_eq!((now.version, now.body.as_str()), (1, "the first text"));
+}

@@ -365,6 +365,9 @@ mod tests {
         let sizes = [40, 50, 20, 300, 0, 10, 10, 10];
         let queued = sizes.iter().copied().enumerate().collect();
         let cut = batches(queued, Batch(3, 100));
-        assert_eq!(cut, vec![vec![0, 1], vec![2], vec![3], vec![4, 5, 6], vec![7]]);
+        assert_eq!(
+            cut,
+            vec![vec![0, 1], vec![2], vec![3], vec![4, 5, 6], vec![7]]
+        );
     }
 }
