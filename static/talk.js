@@ -75,5 +75,11 @@
     e.preventDefault();
     area.form.requestSubmit();
   });
-  document.addEventListener("htmx:beforeSwap", hide);
+  // The page's own updates (who is editing, every few seconds; a comment
+  // sent) must not take the button from under a passage still selected:
+  // after each, the selection is looked at again, and the button follows it
+  // or goes.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (button && !button.hidden) looked();
+  });
 })();

@@ -52,9 +52,19 @@ test('a selected passage is commented on in place, answered and resolved', async
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
   const docPath = new URL(page.url()).pathname;
 
+  // The page's script is deferred: the heading can show before it listens.
+  await page.waitForFunction(() => document.readyState !== 'loading' && window.htmx);
   await selectText(page, '#doc .prose p:last-of-type');
   const quoteButton = page.getByRole('button', { name: 'Comment on the selected passage' });
   await quoteButton.waitFor();
+  // The page asks every few seconds who else is editing; that update must
+  // not take the button away from a passage still selected.
+  await page.evaluate(() => new Promise((resolve) => {
+    document.addEventListener('htmx:afterSettle', () => resolve(), { once: true });
+    const poll = document.getElementById('editing-now');
+    window.htmx.ajax('GET', poll.getAttribute('hx-get'), { target: poll, swap: 'innerHTML' });
+  }));
+  assert.ok(await quoteButton.isVisible(), 'the quote button stays while its passage is selected');
   const box = await quoteButton.boundingBox();
   assert.ok(box.width < 200, `the quote button is a button, not a bar (${box.width}px)`);
   await quoteButton.click();
