@@ -37,7 +37,11 @@ impl StoredTexts {
 }
 
 /// The columns of `StoredTexts` for the document `doc`, the new text's hash
-/// bound as `new_hash`.
+/// bound as `new_hash`. Each is a look-up by the whole key of an index, so no
+/// plan can make it read more than a row: the latest text's depth was a join
+/// that PostgreSQL, planning for a new database's empty tables, ran by
+/// reading every stored text of the document (310 rows, 0.52 of the read's
+/// 0.60 ms after 300 saves), growing with every save.
 pub(super) fn columns(doc: &str, new_hash: &str) -> String {
     format!(
         "CAST(CASE WHEN EXISTS (SELECT 1 FROM revision_texts AS t
@@ -45,8 +49,8 @@ pub(super) fn columns(doc: &str, new_hash: &str) -> String {
                    THEN 1 ELSE 0 END AS BIGINT) AS new_stored,
          (SELECT r.text_hash FROM revisions AS r WHERE r.doc_seq = {doc}.seq
           ORDER BY r.rev DESC LIMIT 1) AS latest_hash,
-         (SELECT t.depth FROM revisions AS r
-          JOIN revision_texts AS t ON t.doc_seq = r.doc_seq AND t.hash = r.text_hash
-          WHERE r.doc_seq = {doc}.seq ORDER BY r.rev DESC LIMIT 1) AS latest_depth"
+         (SELECT t.depth FROM revision_texts AS t
+          WHERE t.doc_seq = {doc}.seq AND t.hash = (SELECT r.text_hash FROM revisions AS r
+              WHERE r.doc_seq = {doc}.seq ORDER BY r.rev DESC LIMIT 1)) AS latest_depth"
     )
 }
