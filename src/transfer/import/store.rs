@@ -19,9 +19,13 @@ use crate::transfer::source::Reader;
 /// Work one write transaction does before it lets others' saves in (a
 /// document and its files are one transaction, however long they take).
 const WRITE_SLICE: std::time::Duration = std::time::Duration::from_millis(100);
-/// Documents inserted in one step of a transaction (at most 2 MiB at the
-/// default cap, so a step stays well within the slice).
-const DOCS_PER_STEP: usize = 8;
+/// Documents inserted in one step of a transaction: as many as one multi-row
+/// `INSERT` takes, while their bytes (text, page and history) stay within
+/// `STEP_BYTES`, and until a document that shows files (whose reading can be
+/// long), so a step stays well within the slice. Steps of 8 made every
+/// `INSERT` an eighth full.
+const DOCS_PER_STEP: usize = 64;
+const STEP_BYTES: usize = 2 << 20;
 
 /// The writer's reader of documents' files, lent to a blocking thread for
 /// each read.
@@ -114,7 +118,7 @@ pub(super) async fn store(
         let tx = db.begin_write().await.context("starting a write")?;
         let started = Instant::now();
         while done < docs.len() && started.elapsed() < WRITE_SLICE {
-            let step = done..(done + DOCS_PER_STEP).min(docs.len());
+            let step = done..step_end(&docs, &wanted, done);
             for i in step.clone() {
                 let (name, files) = &wanted[i];
                 put_files(&tx, reader, name, files, &mut docs[i], report).await?;
@@ -129,6 +133,26 @@ pub(super) async fn store(
     report.imported += docs.len() as u64;
     report.revisions += docs.iter().map(|d| d.revisions() as u64).sum::<u64>();
     Ok(())
+}
+
+/// Where the step that begins at `from` ends (`DOCS_PER_STEP`): at least one
+/// document further.
+fn step_end(docs: &[DocRows], wanted: &[(String, Vec<Wanted>)], from: usize) -> usize {
+    let (mut end, mut bytes) = (from, 0);
+    while end < docs.len() && end - from < DOCS_PER_STEP {
+        let doc = &docs[end];
+        bytes += doc.body.len()
+            + doc.html.bytes().map_or(0, <[u8]>::len)
+            + doc.texts.iter().map(|t| t.data.len()).sum::<usize>();
+        if end > from && bytes > STEP_BYTES {
+            break;
+        }
+        end += 1;
+        if !wanted[end - 1].1.is_empty() {
+            break;
+        }
+    }
+    end
 }
 
 /// Puts back the comments of the documents this import stored (`kept`), from
