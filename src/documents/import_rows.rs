@@ -9,7 +9,7 @@ use super::revisions::line_changes;
 use super::{DocId, RENDER_VERSION, cjk};
 use crate::db::documents::PackedHtml;
 pub use crate::db::documents::import_rows::{
-    DocRows, FileRow, RevRow, TextRow, existing_ids, insert,
+    DocRows, FileRow, ROWS_PER_INSERT, RevRow, TextRow, existing_ids, insert,
 };
 use crate::db::documents::revisions::{SNAPSHOT_EVERY, compress, hash};
 

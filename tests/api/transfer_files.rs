@@ -251,3 +251,62 @@ async fn an_export_with_files_imports_and_exports_again_byte_for_byte() {
     let (_, list) = fresh.get_text("/").await;
     assert!(!list.contains(">notes<"), "an attached text is no document");
 }
+
+#[tokio::test]
+async fn a_vault_of_hundreds_of_notes_some_with_images_comes_in_whole() {
+    // More notes than one step of the import's writer stores, an image every
+    // 40th: a note that shows files ends its step, so steps of every length
+    // meet here.
+    let app = spawn_app().await;
+    let notes: Vec<(String, Vec<u8>)> = (0..300)
+        .map(|i| {
+            let image = match i % 40 {
+                0 => format!("\n\n![](pics/p{i}.png)\n"),
+                _ => String::new(),
+            };
+            (
+                format!("n{i:03}.md"),
+                format!("# Note {i}\n\nThe word of note {i} is w{i}z.{image}").into_bytes(),
+            )
+        })
+        .collect();
+    let pics: Vec<(String, Vec<u8>)> = (0..300)
+        .step_by(40)
+        .map(|i| {
+            (
+                format!("pics/p{i}.png"),
+                [PNG, format!("{i}").as_bytes()].concat(),
+            )
+        })
+        .collect();
+    let files: Vec<(&str, &[u8])> = notes
+        .iter()
+        .chain(&pics)
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let html = upload(&app, &make_zip(&files)).await;
+    assert!(html.contains("Imported 300 documents"), "{html}");
+    assert!(
+        html.contains("Attached 8 files to the documents that show them."),
+        "{html}"
+    );
+
+    // Every note is there once, with its own text and, where it shows one,
+    // its own image.
+    let out = zip_files(&export(&app).await);
+    for (i, (name, text)) in notes.iter().enumerate() {
+        let key = format!("documents/{name}");
+        let exported = out
+            .get(&key)
+            .unwrap_or_else(|| panic!("{key} in {:?}", out.keys()));
+        let exported = String::from_utf8_lossy(exported);
+        let text = String::from_utf8_lossy(text);
+        assert!(exported.ends_with(text.as_ref()), "note {i}: {exported}");
+    }
+    let exported_notes = out.keys().filter(|k| k.starts_with("documents/")).count();
+    assert_eq!(exported_notes, 300, "{:?}", out.keys());
+    for (name, bytes) in &pics {
+        let key = name.replace("pics/", "attachments/");
+        assert_eq!(out.get(&key), Some(bytes), "{key} in {:?}", out.keys());
+    }
+}

@@ -24,7 +24,7 @@ const WRITE_SLICE: std::time::Duration = std::time::Duration::from_millis(100);
 /// `STEP_BYTES`, and until a document that shows files (whose reading can be
 /// long), so a step stays well within the slice. Steps of 8 made every
 /// `INSERT` an eighth full.
-const DOCS_PER_STEP: usize = 64;
+const DOCS_PER_STEP: usize = import_rows::ROWS_PER_INSERT;
 const STEP_BYTES: usize = 2 << 20;
 
 /// The writer's reader of documents' files, lent to a blocking thread for
