@@ -23,8 +23,8 @@ const LOOK_AT: i64 = 4096;
 /// title and text, both folded like SQLite's `remove_diacritics`. Title and
 /// text are folded once each (`f`, from `FOLDED`) and used twice: the
 /// `OFFSET 0` keeps PostgreSQL from inlining the sub-select, which would fold
-/// the text once for the words and again for the folded column (0.85× the
-/// indexer's own work on 8 KB documents, measured in docs/PERFORMANCE.md).
+/// the text once for the words and again for the folded column (the
+/// `INSERT` 0.93× a document, docs/PERFORMANCE.md).
 const COLUMNS: &str = "setweight(to_tsvector('simple'::regconfig, f.title), 'A') ||
      setweight(to_tsvector('simple'::regconfig, left(f.body, 262144)), 'B') ||
      setweight(to_tsvector('simple'::regconfig, left(d.cjk, 262144)), 'C'),
