@@ -20,10 +20,10 @@ use crate::transfer::source::Reader;
 /// document and its files are one transaction, however long they take).
 const WRITE_SLICE: std::time::Duration = std::time::Duration::from_millis(100);
 /// Documents inserted in one step of a transaction: as many as one multi-row
-/// `INSERT` takes, while their bytes (text, page and history) stay within
-/// `STEP_BYTES`, and until a document that shows files (whose reading can be
-/// long), so a step stays well within the slice. Steps of 8 made every
-/// `INSERT` an eighth full.
+/// `INSERT` takes, while their bytes (`DocRows::bytes`, the measure the
+/// import's parts use) stay within `STEP_BYTES`, and until a document that
+/// shows files (whose reading can be long), so a step stays well within the
+/// slice. Steps of 8 made every `INSERT` an eighth full.
 const DOCS_PER_STEP: usize = import_rows::ROWS_PER_INSERT;
 const STEP_BYTES: usize = 2 << 20;
 
@@ -139,16 +139,13 @@ pub(super) async fn store(
 /// document further.
 fn step_end(docs: &[DocRows], wanted: &[(String, Vec<Wanted>)], from: usize) -> usize {
     let (mut end, mut bytes) = (from, 0);
-    while end < docs.len() && end - from < DOCS_PER_STEP {
-        let doc = &docs[end];
-        bytes += doc.body.len()
-            + doc.html.bytes().map_or(0, <[u8]>::len)
-            + doc.texts.iter().map(|t| t.data.len()).sum::<usize>();
+    for (doc, (_, files)) in docs.iter().zip(wanted).skip(from).take(DOCS_PER_STEP) {
+        bytes += doc.bytes();
         if end > from && bytes > STEP_BYTES {
             break;
         }
         end += 1;
-        if !wanted[end - 1].1.is_empty() {
+        if !files.is_empty() {
             break;
         }
     }
